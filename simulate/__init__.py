@@ -1,0 +1,13 @@
+"""vijayanagara-sim: a Monte Carlo balance-analysis toolkit for Vijayanagara (GMT Games, 2023).
+
+>>> from simulate import play_game
+>>> play_game(1).winner in ('DS', 'BK', 'VE', None)
+True
+"""
+
+from .game import play_game
+from .result import ActionRecord, GameResult, TurnRecord
+from .rules.ruleset import Rules, load_rules
+
+__all__ = ["ActionRecord", "GameResult", "Rules", "TurnRecord", "load_rules", "play_game"]
+__version__ = "0.1.0"

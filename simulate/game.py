@@ -1,0 +1,144 @@
+"""Plays one game: builds the state from the seed, routes Decisions to the strategies, and
+returns a GameResult with its per-card records (DESIGN: the flow of data)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .result import ActionRecord, GameResult, TurnRecord
+from .rules import sequence, victory
+from .rules.context import Context
+from .rules.observation import Observation
+from .rules.pieces import (
+    BK,
+    DS,
+    FACTIONS,
+    FORT,
+    MONGOL,
+    NAMES,
+    NK,
+    PIECES_OF,
+    STRUCTURES,
+    TEMPLE,
+    VE,
+)
+from .rules.ruleset import Rules, load_rules
+from .rules.setup import new_state
+from .rules.state import GameState
+from .seeds import streams
+
+CARD_KINDS = {"event": "event", "mongol": "mongol", "succession": "succession", "timurid": "timurid"}
+
+
+def make_strategies(strategies: Any) -> tuple:
+    """Three strategy instances (DS, BK, VE) from one spec, a dict of specs, or instances."""
+    from strategies.registry import make
+
+    if isinstance(strategies, str):
+        return tuple(make(strategies) for _ in FACTIONS)
+    if isinstance(strategies, Mapping):
+        unknown = set(strategies) - {"DS", "BK", "VE"}
+        if unknown:
+            raise ValueError(f"unknown faction {sorted(unknown)[0]!r}; factions are DS, BK, VE")
+        out = []
+        for name in ("DS", "BK", "VE"):
+            spec = strategies.get(name, "random")
+            out.append(make(spec) if isinstance(spec, str) else spec)
+        return tuple(out)
+    if isinstance(strategies, (tuple, list)) and len(strategies) == 3:
+        return tuple(strategies)
+    raise ValueError("strategies must be a name, a dict by faction, or three strategy objects")
+
+
+def _snapshot(rules: Rules, st: GameState, turn: int, card_id: str, kind: str, log: list) -> list[TurnRecord]:
+    board = rules.board
+    p = st.pieces
+    provinces = board.provinces
+    trib = sum(1 for s in provinces if st.tributary[s])
+    mp, pj, dl = rules.mountain_passes, rules.punjab, rules.delhi
+    out = []
+    for f in FACTIONS:
+        units = sum(p[s * NK + c] for s in range(board.n) for c in PIECES_OF[f] if c not in STRUCTURES)
+        action, command, decree = log[f]
+        out.append(
+            TurnRecord(
+                turn=turn,
+                card_id=card_id,
+                card_kind=kind,
+                faction=NAMES[f],
+                action=action,
+                command=command,
+                decree=decree,
+                vp=victory.vp(rules, st, f, final=st.over),
+                resources=st.resources[f],
+                cavalry=st.cavalry[f],
+                influence=None if f == DS else st.influence[f],
+                tributary_provinces=trib,
+                controlled_provinces=sum(1 for s in provinces if st.control[s] == f),
+                units_on_map=units,
+                mongols_mountain_passes=p[mp * NK + MONGOL],
+                mongols_punjab=p[pj * NK + MONGOL],
+                mongols_delhi=p[dl * NK + MONGOL],
+            )
+        )
+    return out
+
+
+def play_game(
+    seed: int,
+    strategies: Any = "random",
+    variant: Any = None,
+    trace: bool = False,
+    on_action: Callable[[Context], None] | None = None,
+) -> GameResult:
+    """Play one complete game from ``seed`` and return its result.
+
+    >>> r = play_game(7)
+    >>> r.winner in ("DS", "BK", "VE", None)
+    True
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    rules = load_rules(variant)
+    rngs = streams(seed)
+    agents = make_strategies(strategies)
+    state = new_state(rules, rngs["deck"])
+    for f, agent in zip(FACTIONS, agents, strict=True):
+        agent.new_game(NAMES[f], rngs[NAMES[f]], rules)
+    log: list | None = [] if trace else None
+    ctx = Context(rules, state, rngs["dice"], agents, Observation(rules, state), log, on_action)
+    turns: list[TurnRecord] = []
+    while not state.over:
+        sequence.next_card(ctx)
+        card = rules.cards[state.card]
+        turns.extend(_snapshot(rules, state, state.pos, card.id, CARD_KINDS[card.kind], ctx.log))
+    return _result(rules, state, seed, turns, log)
+
+
+def _result(rules: Rules, st: GameState, seed: int, turns: list, log: list | None) -> GameResult:
+    win, tiebreak = victory.winner(rules, st)
+    provinces = rules.board.provinces
+    p = st.pieces
+    return GameResult(
+        seed=seed,
+        winner=None if win is None else NAMES[win],
+        vp={NAMES[f]: victory.vp(rules, st, f, final=True) for f in FACTIONS},
+        resources={NAMES[f]: st.resources[f] for f in FACTIONS},
+        influence={"BK": st.influence[BK], "VE": st.influence[VE]},
+        cavalry={NAMES[f]: st.cavalry[f] for f in FACTIONS},
+        cards_played=st.pos,
+        tiebreak=tiebreak,
+        state_digest=st.digest(),
+        mongols_in_delhi_end=p[rules.delhi * NK + MONGOL],
+        delhi_timur_bonus=victory.delhi_bonus(rules, st),
+        tributary_provinces_end=sum(1 for s in provinces if st.tributary[s]),
+        controlled_end={NAMES[f]: sum(1 for s in provinces if st.control[s] == f) for f in FACTIONS},
+        forts_end=sum(p[s * NK + FORT] for s in provinces),
+        temples_end=sum(p[s * NK + TEMPLE] for s in provinces),
+        troops_lost_to_mongols=st.mongol_kills,
+        turns=tuple(turns),
+        actions=None if log is None else tuple(ActionRecord(*row) for row in log),
+    )
+
+

@@ -1,0 +1,179 @@
+"""``DIR/manifest.json``: what a run was, so that its data can be trusted and reproduced.
+
+The manifest records the package version, the git commit of the checkout (if any), the
+sha256 of every data file (and whether it is a provisional stand-in), the full config (master
+seed, games, strategies, variants and their contents, trace), how it was executed (jobs,
+backend), Python and platform, and the start and end times. Only ``config`` decides whether
+a directory may be resumed: the rest may differ between the sessions of one run.
+
+It is written atomically (temporary file, then rename) at the start of a run and again at
+its end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import sys
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from simulate.rules.datafiles import DATA_DIR
+
+FORMAT = 1
+MANIFEST = "manifest.json"
+PACKAGE = "vijayanagara-sim"
+PROVISIONAL_NOTE = (
+    "The map's Prosperity values and most adjacencies and the whole Event deck are "
+    "provisional stand-ins, not the printed game: read results as such."
+)
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def now() -> str:
+    """The current UTC time, ISO 8601, to the second."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+def package_version() -> str:
+    """The installed version of the package, else the one in pyproject.toml, else unknown."""
+    try:
+        return metadata.version(PACKAGE)
+    except metadata.PackageNotFoundError:
+        pass
+    pyproject = _ROOT / "pyproject.toml"
+    try:
+        import tomllib
+
+        return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+    except (OSError, KeyError, ValueError):
+        return "unknown"
+
+
+def git_commit(start: Path = _ROOT) -> str | None:
+    """The commit checked out in the git work tree holding ``start``, read from ``.git``.
+
+    Reads the files directly (no ``git`` process); None when there is no repository.
+    """
+    for folder in (start, *start.parents):
+        git = folder / ".git"
+        if git.is_file():  # a worktree or submodule: "gitdir: <path>"
+            try:
+                text = git.read_text(encoding="utf-8").strip()
+            except OSError:
+                return None
+            if not text.startswith("gitdir:"):
+                return None
+            git = (folder / text.split(":", 1)[1].strip()).resolve()
+        if git.is_dir():
+            return _read_head(git)
+    return None
+
+
+def _read_head(git: Path) -> str | None:
+    try:
+        head = (git / "HEAD").read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    if not head.startswith("ref:"):
+        return head or None
+    ref = head.split(":", 1)[1].strip()
+    common = git
+    commondir = git / "commondir"
+    if commondir.is_file():
+        common = (git / commondir.read_text(encoding="utf-8").strip()).resolve()
+    for base in (git, common):
+        try:
+            return (base / ref).read_text(encoding="utf-8").strip()
+        except OSError:
+            pass
+        try:
+            for line in (base / "packed-refs").read_text(encoding="utf-8").splitlines():
+                parts = line.split()
+                if len(parts) == 2 and parts[1] == ref:
+                    return parts[0]
+        except OSError:
+            pass
+    return None  # an unborn branch
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 16), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _is_provisional(path: Path) -> bool:
+    try:
+        return "provisional" in path.read_text(encoding="utf-8", errors="replace").lower()
+    except OSError:
+        return False
+
+
+def data_files(data_dir: Path = DATA_DIR) -> dict[str, dict[str, Any]]:
+    """Every file under ``simulate/data/`` (events file included): sha256 and provisional.
+
+    A file counts as provisional when it says so (the map and the Event deck mark their
+    stand-in entries with the word).
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted(p for p in data_dir.rglob("*") if p.is_file()):
+        if "__pycache__" in path.parts:
+            continue
+        rel = path.relative_to(data_dir).as_posix()
+        out[rel] = {"sha256": sha256_file(path), "provisional": _is_provisional(path)}
+    return out
+
+
+def data_digest(files: dict[str, dict[str, Any]]) -> str:
+    """One digest over the data files' names and digests."""
+    text = json.dumps({k: v["sha256"] for k, v in files.items()}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def canonical_digest(obj: Any) -> str:
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def environment() -> dict[str, Any]:
+    return {
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+    }
+
+
+def read(directory: Path) -> dict[str, Any] | None:
+    """The manifest in ``directory``, None if there is none; ValueError if unreadable."""
+    path = Path(directory) / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: unreadable manifest ({exc})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: unreadable manifest (not a JSON object)")
+    return data
+
+
+def write(directory: Path, manifest: dict[str, Any]) -> Path:
+    """Write ``manifest.json`` atomically (temporary name, fsync, rename)."""
+    path = Path(directory) / MANIFEST
+    tmp = path.with_name(f".{MANIFEST}.{os.getpid()}.tmp")
+    text = json.dumps(manifest, indent=2, sort_keys=False, default=str) + "\n"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    return path

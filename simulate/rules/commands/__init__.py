@@ -1,0 +1,120 @@
+"""Commands (3.0): the shared driver that selects spaces, pays, and resolves each space.
+
+Each Command module provides ``spaces(ctx, f, run)`` (where it could act now) and
+``resolve(ctx, f, s, run)`` (what it does in one selected space).
+"""
+
+from __future__ import annotations
+
+from ..context import Context
+from ..decisions import DONE
+from ..pieces import AMIR_OB, AMIR_REB, NK, RAJA_OB, RAJA_REB
+from ..state import TUGHLAQ
+from . import attack, conscript, govern, march, migrate, rally, rebel
+
+_OB = (AMIR_OB, RAJA_OB)
+_OB_REB = (AMIR_OB, AMIR_REB, RAJA_OB, RAJA_REB)
+
+MODULES = {
+    "conscript": conscript,
+    "march": march,
+    "govern": govern,
+    "attack": attack,
+    "rally": rally,
+    "migrate": migrate,
+    "rebel": rebel,
+}
+
+
+class CommandRun:
+    """Bookkeeping of one Command: spaces selected once (3.1.1), pieces used once (3.1.2)."""
+
+    __slots__ = ("name", "free", "limited", "selected", "used", "shifted", "where")
+
+    def __init__(self, name: str, n_spaces: int, free: bool, limited: bool, where: frozenset | None) -> None:
+        self.name = name
+        self.free = free
+        self.limited = limited
+        self.selected: list[int] = []
+        self.used = [0] * (n_spaces * NK)  # Units already moved or in an attack, by space x counter
+        self.shifted = False  # Migrate's one Influence shift (3.3.2, 3.4.2)
+        self.where = where  # spaces an Event allows, or None
+
+    def movable(self, st, s: int, counter: int) -> int:
+        """Units of that counter in ``s`` not yet used by this Command."""
+        i = s * NK + counter
+        if counter in _OB_REB:
+            ob = i if counter in _OB else i - 1
+            if self.used[ob] and not st.pieces[ob]:
+                # every Obedient Unit here flipped to Rebelling (1.4.5): their use went with them
+                self.used[ob + 1] += self.used[ob]
+                self.used[ob] = 0
+        return max(0, st.pieces[i] - self.used[i])
+
+
+def rebel_allowed(ctx: Context, f: int, granted: bool = False) -> bool:
+    """Rebel only under the Tughlaq Dynasty (2.7) unless an Event grants it, never under no_rebel."""
+    st = ctx.state
+    if st.has_lasting("no_rebel", f):
+        return False
+    return granted or st.dynasty == TUGHLAQ
+
+
+def candidate_spaces(ctx: Context, f: int, run: CommandRun) -> list[int]:
+    """Spaces the Command could still select now (3.1.1)."""
+    found = MODULES[run.name].spaces(ctx, f, run)
+    return [s for s in found if s not in run.selected and (run.where is None or s in run.where)]
+
+
+def max_spaces(ctx: Context, limited: bool) -> int:
+    """One space for a Limited Command (2.3.5), or under Timur's Shadow after the first
+    Timurid card (5.5 optional rule); otherwise any number."""
+    if limited or (ctx.rules.timurs_shadow and ctx.state.timurid >= 1):
+        return 1
+    return 99
+
+
+def available_commands(ctx: Context, f: int, free: bool = False, granted_rebel: bool = False,
+                       where: frozenset | None = None) -> list[str]:
+    """The Faction's Commands that could select at least one space now."""
+    if not free and ctx.state.resources[f] < 1:
+        return []
+    out = []
+    for name in ctx.rules.factions[_name(f)]["commands"]:
+        if name == "rebel" and not rebel_allowed(ctx, f, granted_rebel):
+            continue
+        run = CommandRun(name, ctx.rules.board.n, free, False, where)
+        if candidate_spaces(ctx, f, run):
+            out.append(name)
+    return out
+
+
+def execute(ctx: Context, f: int, name: str, limited: bool = False, free: bool = False,
+            where: frozenset | None = None, optional: bool = False) -> int:
+    """Carry out Command ``name``: select spaces one at a time, paying 1 Resource each unless
+    free (3.1.3), and resolve each. Returns the number of spaces selected."""
+    st = ctx.state
+    run = CommandRun(name, ctx.rules.board.n, free, limited, where)
+    cap = max_spaces(ctx, limited)
+    module = MODULES[name]
+    while len(run.selected) < cap:
+        if not free and st.resources[f] < 1:
+            break
+        spaces = candidate_spaces(ctx, f, run)
+        if not spaces:
+            break
+        options = tuple(spaces) + ((DONE,) if run.selected or optional else ())
+        s = ctx.ask(f, "space", options, name)
+        if s == DONE:
+            break
+        run.selected.append(s)
+        if not free:
+            st.resources[f] -= 1
+        module.resolve(ctx, f, s, run)
+    return len(run.selected)
+
+
+def _name(f: int) -> str:
+    from ..pieces import NAMES
+
+    return NAMES[f]

@@ -1,0 +1,166 @@
+"""Attack (3.2.4, 3.3.4, 3.4.4): one implementation for the three Factions. What differs is
+data (factions.yaml ``attack``): the supporting Structure and how many Units it lends, and
+whether targets must be Rebelling (the Sultanate's rule)."""
+
+from __future__ import annotations
+
+from ..board import PROVINCE
+from ..combat import battle
+from ..context import Context
+from ..influence import shift
+from ..pieces import (
+    BK,
+    DS,
+    FORT,
+    MI,
+    MONGOL,
+    NAMES,
+    NK,
+    OB,
+    PIECES_OF,
+    REB,
+    STRUCTURE_OF,
+    UNITS_OF,
+    VE,
+)
+from ..placement import flip, remove
+
+
+def defenders(ctx: Context, f: int, s: int) -> list[int]:
+    """Factions that may be targeted in ``s``. The Sultanate needs a Rebelling Unit, or a
+    Structure without its owner's Units (3.2.4); BK and VE may target any opposing piece."""
+    p = ctx.state.pieces
+    b = s * NK
+    out = []
+    if f == DS:
+        for g in (BK, VE):
+            if p[b + REB[g]] or (p[b + STRUCTURE_OF[g]] and not (p[b + OB[g]] + p[b + REB[g]])):
+                out.append(g)
+        if p[b + MONGOL]:
+            out.append(MI)  # always Rebelling (1.4.5)
+        return out
+    for g in (DS, BK, VE):
+        if g != f and any(p[b + c] for c in PIECES_OF[g]):
+            out.append(g)
+    return out
+
+
+def _support_options(ctx: Context, f: int, s: int, run) -> list:
+    """Up to N Units from ONE adjacent space holding the attacker's Structure (3.2.4, 3.3.4, 3.4.4)."""
+    st = ctx.state
+    p = st.pieces
+    params = ctx.rules.factions[NAMES[f]]["attack"]
+    cap = params["support_units"]
+    struct = STRUCTURE_OF[f]
+    kinds = ctx.rules.board.kinds
+    u1, u2 = UNITS_OF[f]
+    out: list = []
+    for a in ctx.rules.board.adjacent[s]:
+        if not p[a * NK + struct]:
+            continue
+        if f != DS and kinds[a] != PROVINCE:
+            continue
+        m1, m2 = run.movable(st, a, u1), run.movable(st, a, u2)
+        for x in range(min(cap, m1) + 1):
+            for y in range(min(cap - x, m2) + 1):
+                if x or y:
+                    out.append((a, x, y))
+    return out
+
+
+def spaces(ctx: Context, f: int, run) -> list[int]:
+    st = ctx.state
+    kinds = ctx.rules.board.kinds
+    u1, u2 = UNITS_OF[f]
+    out = []
+    for s in range(ctx.rules.board.n):
+        if f != DS and kinds[s] != PROVINCE:
+            continue  # 3.1.1
+        if not defenders(ctx, f, s):
+            continue
+        if run.movable(st, s, u1) or run.movable(st, s, u2) or _support_options(ctx, f, s, run):
+            out.append(s)
+    return out
+
+
+def resolve(ctx: Context, f: int, s: int, run) -> None:
+    st = ctx.state
+    p = st.pieces
+    b = s * NK
+    combat = ctx.rules.combat
+    target = ctx.ask(f, "attack_target", tuple(defenders(ctx, f, s)), s)
+    if f == DS and target in (BK, VE):
+        flip(ctx, s, OB[target], REB[target])  # 3.2.4: the defender's Units all Rebel
+    u1, u2 = UNITS_OF[f]
+    here = (run.movable(st, s, u1), run.movable(st, s, u2))
+    run.used[b + u1] += here[0]
+    run.used[b + u2] += here[1]
+    support = _support_options(ctx, f, s, run)
+    helper = ctx.ask(f, "attack_support", ("none", *support), s) if support else "none"
+    lent = (0, 0)
+    if helper != "none":
+        a, x, y = helper
+        lent = (x, y)
+        run.used[a * NK + u1] += x
+        run.used[a * NK + u2] += y
+    att_units = here[0] + here[1] + lent[0] + lent[1]
+    dice = combat["attack_dice"] + (1 if st.has_lasting("attack_extra_die", f) else 0)
+    if target == BK and p[b + FORT]:
+        dice -= combat["fort_penalty"]
+    def_counters = UNITS_OF[target]
+    def_units = sum(p[b + c] for c in def_counters)
+    att_hits, def_hits = battle(ctx, f, target, att_units, def_units, max(0, dice), combat["defend_dice"])
+    lost_def = _defender_casualties(ctx, target, s, att_hits)
+    lost_att = _attacker_casualties(ctx, f, s, here, helper, def_hits, run)
+    if {f, target} == {BK, VE} and lost_att != lost_def:  # Influence shift (3.3.4, 3.4.4)
+        winner, loser = (f, target) if lost_att < lost_def else (target, f)
+        shift(ctx, winner, 1)
+        shift(ctx, loser, -1)
+
+
+def _defender_casualties(ctx: Context, g: int, s: int, n: int) -> int:
+    """The defender removes its own pieces in the space, Units or Structure (3.2.4)."""
+    p = ctx.state.pieces
+    b = s * NK
+    removed = 0
+    for _ in range(n):
+        options = tuple(c for c in PIECES_OF[g] if p[b + c])
+        if not options:
+            break
+        c = options[0] if g == MI else ctx.ask(g, "casualty", options, s)
+        remove(ctx, s, c, 1)
+        removed += 1
+    return removed
+
+
+def _attacker_casualties(ctx: Context, f: int, s: int, here: tuple, helper, n: int, run) -> int:
+    """The attacker removes Units that took part, from the space or the supporting space,
+    in any order it likes (3.2.4). BK/VE Units are pooled per space whatever their state."""
+    p = ctx.state.pieces
+    u1, u2 = UNITS_OF[f]
+    if f == DS:
+        pools = {(s, u1): here[0], (s, u2): here[1]}
+        if helper != "none":
+            pools[(helper[0], u1)] = helper[1]
+            pools[(helper[0], u2)] = helper[2]
+    else:
+        pools = {(s, -1): here[0] + here[1]}
+        if helper != "none":
+            pools[(helper[0], -1)] = helper[1] + helper[2]
+    removed = 0
+    for _ in range(n):
+        options = []
+        for (where, group), left in pools.items():
+            if left > 0:
+                options.extend((where, c) for c in ((group,) if group >= 0 else (u1, u2)) if p[where * NK + c])
+        if not options:
+            break
+        where, c = ctx.ask(f, "casualty", tuple(options), s)
+        pools[(where, c if f == DS else -1)] -= 1
+        run.movable(ctx.state, where, c)  # settle the used count before it shrinks
+        i = where * NK + c
+        if run.used[i]:
+            run.used[i] -= 1
+        remove(ctx, where, c, 1)
+        removed += 1
+    return removed

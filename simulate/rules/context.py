@@ -1,0 +1,75 @@
+"""The Context a rule function works in: the state, the compiled rules, the dice, and the
+way to ask a Faction a Decision. Rule functions change ``ctx.state`` in place."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from .decisions import Decision, IllegalChoice, render
+from .pieces import NAMES
+from .ruleset import Rules
+from .state import GameState
+
+
+class StrategyError(RuntimeError):
+    """A strategy raised, or returned an option it was not offered."""
+
+
+class Context:
+    """One game in progress: ``ask`` routes each Decision to the deciding Faction's strategy."""
+
+    __slots__ = ("rules", "state", "dice", "agents", "obs", "trace", "log", "on_action", "granted")
+
+    def __init__(
+        self,
+        rules: Rules,
+        state: GameState,
+        dice: random.Random,
+        agents: tuple,
+        obs: Any = None,
+        trace: list | None = None,
+        on_action: Callable[[Context], None] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.state = state
+        self.dice = dice
+        self.agents = agents  # strategy per Faction (DS, BK, VE)
+        self.obs = obs
+        self.trace = trace  # list of (turn, faction, kind, option) when tracing
+        self.log: list[list] = [["none", None, None] for _ in range(3)]  # per card: action, command, decree
+        self.on_action = on_action  # called after every action (invariant checks in tests)
+        self.granted: set[str] = set()  # Commands granted by an Event outside their normal timing
+
+    def ask(self, faction: int, kind: str, options: tuple | list, context: Any = None) -> Any:
+        """The option chosen by ``faction``'s strategy; a lone option is taken without asking."""
+        if len(options) == 1:
+            choice = options[0]
+        else:
+            options = tuple(options)
+            decision = Decision(kind, NAMES[faction], options, context)
+            agent = self.agents[faction]
+            try:
+                choice = agent.choose(self.obs, decision)
+            except Exception as exc:
+                raise StrategyError(
+                    f"strategy {getattr(agent, 'name', type(agent).__name__)!r} for {NAMES[faction]} "
+                    f"raised {type(exc).__name__}: {exc} (decision {kind})"
+                ) from exc
+            if choice not in options:
+                raise StrategyError(
+                    f"strategy for {NAMES[faction]} chose {choice!r}, not an offered option of {kind}"
+                ) from IllegalChoice(kind)
+        if self.trace is not None:
+            self.trace.append((self.state.pos, NAMES[faction], kind, render(choice)))
+        return choice
+
+    def roll(self, n: int) -> list[int]:
+        """``n`` six-sided dice from the game's dice stream."""
+        r = self.dice.random
+        return [int(r() * 6) + 1 for _ in range(n)]
+
+    def action_done(self) -> None:
+        if self.on_action is not None:
+            self.on_action(self)

@@ -1,0 +1,80 @@
+"""Strategies by name: built-ins, entry points (group ``vijayanagara_sim.strategies``),
+and ``package.module:Class`` references. Specs may carry parameters: ``name:key=value,...``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from typing import Any
+
+ENTRY_POINT_GROUP = "vijayanagara_sim.strategies"
+
+DEFAULT = "random"  # the strategy a first-time user gets for every Faction
+
+BUILTINS = {
+    "random": "strategies.random_bot:RandomStrategy",
+}
+
+
+class UnknownStrategy(ValueError):
+    """A strategy name nobody registered."""
+
+
+def known() -> dict[str, str]:
+    """Every registered strategy name and its ``module:Class`` target, sorted by name."""
+    found = dict(BUILTINS)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.value)
+    return dict(sorted(found.items()))
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``name:key=value,key=value`` into the name and typed parameters."""
+    name, params = spec, {}
+    if ":" in spec and "=" in spec.split(":", 1)[1]:
+        name, rest = spec.split(":", 1)
+        for item in rest.split(","):
+            if "=" not in item:
+                raise ValueError(f"strategy parameter {item!r} in {spec!r} is not key=value")
+            key, value = item.split("=", 1)
+            params[key.strip()] = _typed(value.strip())
+    return name, params
+
+
+def _typed(text: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def resolve(name: str) -> type:
+    """The class registered under ``name``, or named by ``package.module:Class``."""
+    target = known().get(name)
+    if target is None:
+        if ":" not in name:
+            raise UnknownStrategy(
+                f"unknown strategy {name!r}; known: {', '.join(known())}"
+            )
+        target = name
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+        return getattr(module, attr)
+    except (ImportError, AttributeError) as exc:
+        raise UnknownStrategy(f"cannot load strategy {name!r}: {exc}") from None
+
+
+def make(spec: str) -> Any:
+    """A new strategy instance from a spec string."""
+    name, params = parse_spec(spec)
+    cls = resolve(name)
+    try:
+        return cls(**params)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"strategy {name!r}: {exc}") from None
