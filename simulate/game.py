@@ -18,9 +18,8 @@ from .rules.pieces import (
     MONGOL,
     NAMES,
     NK,
-    PIECES_OF,
-    STRUCTURES,
     TEMPLE,
+    UNITS_OF,
     VE,
 )
 from .rules.ruleset import Rules, load_rules
@@ -59,7 +58,8 @@ def _snapshot(rules: Rules, st: GameState, turn: int, card_id: str, kind: str, l
     mp, pj, dl = rules.mountain_passes, rules.punjab, rules.delhi
     out = []
     for f in FACTIONS:
-        units = sum(p[s * NK + c] for s in range(board.n) for c in PIECES_OF[f] if c not in STRUCTURES)
+        u1, u2 = UNITS_OF[f]
+        units = sum(p[u1::NK]) + sum(p[u2::NK])
         action, command, decree = log[f]
         out.append(
             TurnRecord(

@@ -48,6 +48,7 @@ DEFAULT_GAMES = 200
 MIN_CHUNK = 8
 MAX_CHUNK = 100
 ROW_GROUP_ROWS = 128 * 1024
+SCHEDULER_TIMEOUT = 10  # seconds to reach a --scheduler before giving up
 _SHARD = re.compile(r"^part-(?P<variant>.+)-(?P<first>\d+)-(?P<last>\d+)\.parquet$")
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 _LOCK = ".vsim.lock"
@@ -691,7 +692,7 @@ def _dask(jobs: int, scheduler: str | None) -> Iterator[Backend]:
     cluster = None
     try:
         if scheduler:
-            client = Client(scheduler, timeout="10s", set_as_default=False)
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
         else:
             cluster = LocalCluster(
                 n_workers=jobs,

@@ -5,6 +5,7 @@ and ``package.module:Class`` references. Specs may carry parameters: ``name:key=
 from __future__ import annotations
 
 import importlib
+from functools import lru_cache
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -21,11 +22,16 @@ class UnknownStrategy(ValueError):
     """A strategy name nobody registered."""
 
 
+@lru_cache(maxsize=1)
+def _entry_points() -> tuple[tuple[str, str], ...]:
+    return tuple((ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP))
+
+
 def known() -> dict[str, str]:
     """Every registered strategy name and its ``module:Class`` target, sorted by name."""
     found = dict(BUILTINS)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(ep.name, ep.value)
+    for name, value in _entry_points():
+        found.setdefault(name, value)
     return dict(sorted(found.items()))
 
 
@@ -53,6 +59,7 @@ def _typed(text: str) -> Any:
     return text
 
 
+@lru_cache(maxsize=64)
 def resolve(name: str) -> type:
     """The class registered under ``name``, or named by ``package.module:Class``."""
     target = known().get(name)

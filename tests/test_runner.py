@@ -7,6 +7,7 @@ failures; workers import it with the repository root on their path.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -95,7 +96,9 @@ def test_strategy_options():
     assert runner.parse_strategies(["VE=x", "all=y"]) == {"DS": "y", "BK": "y", "VE": "x"}
     assert runner.parse_strategies(["ds=a:k=1,j=2"])["DS"] == "a:k=1,j=2"
     assert runner.parse_strategies(["pkg.mod:Cls"])["BK"] == "pkg.mod:Cls"
-    assert runner.parse_strategies(["name:depth=3"]) == dict.fromkeys(("DS", "BK", "VE"), "name:depth=3")
+    assert runner.parse_strategies(["name:depth=3"]) == dict.fromkeys(
+        ("DS", "BK", "VE"), "name:depth=3"
+    )
     with pytest.raises(runner.RunError, match="unknown faction 'XX'"):
         runner.parse_strategies(["XX=random"])
     with pytest.raises(runner.RunError, match="no strategy name"):
@@ -298,9 +301,7 @@ def test_unreachable_scheduler(monkeypatch):
 
 
 def _run(out: Path, games: int = 8, **kw) -> runner.RunReport:
-    study_kw = {
-        k: kw.pop(k) for k in ("seed", "strategies", "variants", "trace") if k in kw
-    }
+    study_kw = {k: kw.pop(k) for k in ("seed", "strategies", "variants", "trace") if k in kw}
     study = runner.Study.create(games=games, **{"seed": 11, **study_kw})
     return runner.run(study, out, **{"jobs": 1, **kw})
 
@@ -429,7 +430,7 @@ def test_resume_after_kill_9(tmp_path):
                 break
             time.sleep(0.02)
     finally:
-        with pytest.raises(ProcessLookupError) if proc.poll() is not None else _nothing():
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
     interrupted = proc.returncode == -signal.SIGKILL
@@ -445,14 +446,6 @@ def test_resume_after_kill_9(tmp_path):
     )
     indices = _table(tmp_path / "killed", "games").column("game_index").to_pylist()
     assert indices == list(range(games))
-
-
-class _nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 @needs_engine

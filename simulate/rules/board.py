@@ -18,6 +18,12 @@ class Board:
     adjacent_mask: tuple[int, ...]
     confidence: tuple[str, ...]  # of each space's Prosperity
     edge_confidence: dict[tuple[str, str], str]
+    province_ids: tuple[int, ...] = ()
+    is_province: tuple[bool, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_province", tuple(k == PROVINCE for k in self.kinds))
+        object.__setattr__(self, "province_ids", tuple(s for s, k in enumerate(self.kinds) if k == PROVINCE))
 
     @property
     def n(self) -> int:
@@ -28,7 +34,7 @@ class Board:
 
     @property
     def provinces(self) -> tuple[int, ...]:
-        return tuple(s for s in range(self.n) if self.kinds[s] == PROVINCE)
+        return self.province_ids
 
     @property
     def delhi(self) -> int:

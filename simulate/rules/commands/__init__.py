@@ -6,14 +6,15 @@ Each Command module provides ``spaces(ctx, f, run)`` (where it could act now) an
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..context import Context
 from ..decisions import DONE
-from ..pieces import AMIR_OB, AMIR_REB, NK, RAJA_OB, RAJA_REB
+from ..pieces import AMIR_OB, NK, RAJA_OB
 from ..state import TUGHLAQ
 from . import attack, conscript, govern, march, migrate, rally, rebel
 
 _OB = (AMIR_OB, RAJA_OB)
-_OB_REB = (AMIR_OB, AMIR_REB, RAJA_OB, RAJA_REB)
 
 MODULES = {
     "conscript": conscript,
@@ -43,13 +44,15 @@ class CommandRun:
     def movable(self, st, s: int, counter: int) -> int:
         """Units of that counter in ``s`` not yet used by this Command."""
         i = s * NK + counter
-        if counter in _OB_REB:
+        used = self.used
+        if counter >= AMIR_OB:
             ob = i if counter in _OB else i - 1
-            if self.used[ob] and not st.pieces[ob]:
+            if used[ob] and not st.pieces[ob]:
                 # every Obedient Unit here flipped to Rebelling (1.4.5): their use went with them
-                self.used[ob + 1] += self.used[ob]
-                self.used[ob] = 0
-        return max(0, st.pieces[i] - self.used[i])
+                used[ob + 1] += used[ob]
+                used[ob] = 0
+        v = st.pieces[i] - used[i]
+        return v if v > 0 else 0
 
 
 def rebel_allowed(ctx: Context, f: int, granted: bool = False) -> bool:
@@ -60,10 +63,12 @@ def rebel_allowed(ctx: Context, f: int, granted: bool = False) -> bool:
     return granted or st.dynasty == TUGHLAQ
 
 
-def candidate_spaces(ctx: Context, f: int, run: CommandRun) -> list[int]:
+def candidate_spaces(ctx: Context, f: int, run: CommandRun) -> Iterator[int]:
     """Spaces the Command could still select now (3.1.1)."""
-    found = MODULES[run.name].spaces(ctx, f, run)
-    return [s for s in found if s not in run.selected and (run.where is None or s in run.where)]
+    selected, where = run.selected, run.where
+    for s in MODULES[run.name].spaces(ctx, f, run):
+        if s not in selected and (where is None or s in where):
+            yield s
 
 
 def max_spaces(ctx: Context, limited: bool) -> int:
@@ -80,11 +85,12 @@ def available_commands(ctx: Context, f: int, free: bool = False, granted_rebel: 
     if not free and ctx.state.resources[f] < 1:
         return []
     out = []
+    run = CommandRun("", ctx.rules.board.n, free, False, where)
     for name in ctx.rules.factions[_name(f)]["commands"]:
         if name == "rebel" and not rebel_allowed(ctx, f, granted_rebel):
             continue
-        run = CommandRun(name, ctx.rules.board.n, free, False, where)
-        if candidate_spaces(ctx, f, run):
+        run.name = name
+        if next(candidate_spaces(ctx, f, run), None) is not None:
             out.append(name)
     return out
 
@@ -100,7 +106,7 @@ def execute(ctx: Context, f: int, name: str, limited: bool = False, free: bool =
     while len(run.selected) < cap:
         if not free and st.resources[f] < 1:
             break
-        spaces = candidate_spaces(ctx, f, run)
+        spaces = list(candidate_spaces(ctx, f, run))
         if not spaces:
             break
         options = tuple(spaces) + ((DONE,) if run.selected or optional else ())

@@ -4,6 +4,8 @@ whether targets must be Rebelling (the Sultanate's rule)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..board import PROVINCE
 from ..combat import battle
 from ..context import Context
@@ -68,19 +70,32 @@ def _support_options(ctx: Context, f: int, s: int, run) -> list:
     return out
 
 
-def spaces(ctx: Context, f: int, run) -> list[int]:
+def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     st = ctx.state
-    kinds = ctx.rules.board.kinds
+    board = ctx.rules.board
     u1, u2 = UNITS_OF[f]
-    out = []
-    for s in range(ctx.rules.board.n):
-        if f != DS and kinds[s] != PROVINCE:
-            continue  # 3.1.1
+    for s in board.province_ids if f != DS else range(board.n):  # 3.1.1
         if not defenders(ctx, f, s):
             continue
-        if run.movable(st, s, u1) or run.movable(st, s, u2) or _support_options(ctx, f, s, run):
-            out.append(s)
-    return out
+        if run.movable(st, s, u1) or run.movable(st, s, u2) or _can_support(ctx, f, s, run):
+            yield s
+
+
+def _can_support(ctx: Context, f: int, s: int, run) -> bool:
+    """Whether an adjacent space with the attacker's Structure has an unused Unit to lend."""
+    st = ctx.state
+    p = st.pieces
+    struct = STRUCTURE_OF[f]
+    u1, u2 = UNITS_OF[f]
+    is_province = ctx.rules.board.is_province
+    for a in ctx.rules.board.adjacent[s]:
+        if (
+            p[a * NK + struct]
+            and (f == DS or is_province[a])
+            and (run.movable(st, a, u1) or run.movable(st, a, u2))
+        ):
+            return True
+    return False
 
 
 def resolve(ctx: Context, f: int, s: int, run) -> None:

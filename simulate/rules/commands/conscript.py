@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..context import Context
 from ..pieces import NK, PT_TROOP, QASBAH, TROOP
 
@@ -21,15 +23,15 @@ def amount(ctx: Context, s: int) -> int:
     return n
 
 
-def spaces(ctx: Context, f: int, run) -> list[int]:
+def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     st = ctx.state
     if st.avail[PT_TROOP] == 0:
-        return []
+        return
     p = st.pieces
-    return [
-        s for s in range(ctx.rules.board.n)
-        if s == ctx.rules.delhi or st.tributary[s] or p[s * NK + QASBAH]
-    ]
+    delhi = ctx.rules.delhi
+    for s in range(ctx.rules.board.n):
+        if s == delhi or st.tributary[s] or p[s * NK + QASBAH]:
+            yield s
 
 
 def resolve(ctx: Context, f: int, s: int, run) -> None:

@@ -3,6 +3,8 @@ Units and/or place a Qasbah."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..board import PROVINCE
 from ..context import Context
 from ..pieces import AMIR_OB, DS, GOVERNOR, NK, PT_GOVERNOR, PT_QASBAH, QASBAH, RAJA_OB
@@ -29,14 +31,17 @@ def _options(ctx: Context, s: int) -> list:
     return out
 
 
-def spaces(ctx: Context, f: int, run) -> list[int]:
+def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     """Tributaries, Sultanate-Controlled Provinces, Mongol Invasion Regions and Delhi (3.2.3)."""
     st = ctx.state
-    kinds = ctx.rules.board.kinds
-    return [
-        s for s in range(ctx.rules.board.n)
-        if (kinds[s] != PROVINCE or st.tributary[s] or st.control[s] == DS) and _options(ctx, s)
-    ]
+    p = st.pieces
+    is_province = ctx.rules.board.is_province
+    spare = st.avail[PT_GOVERNOR] > 0
+    for s in range(ctx.rules.board.n):
+        if is_province[s] and not (st.tributary[s] or st.control[s] == DS):
+            continue
+        if spare or (p[s * NK + GOVERNOR] and _options(ctx, s)):
+            yield s
 
 
 def resolve(ctx: Context, f: int, s: int, run) -> None:

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..context import Context
 from ..pieces import GOVERNOR, NK, TROOP
 from ..placement import move
 
 
-def spaces(ctx: Context, f: int, run) -> list[int]:
+def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     st = ctx.state
-    adj = ctx.rules.board.adjacent
-    return [
-        s for s in range(ctx.rules.board.n)
-        if any(run.movable(st, a, TROOP) or run.movable(st, a, GOVERNOR) for a in adj[s])
-    ]
+    board = ctx.rules.board
+    p, used = st.pieces, run.used
+    mask = 0
+    for s in range(board.n):
+        i = s * NK
+        if p[i + TROOP] > used[i + TROOP] or p[i + GOVERNOR] > used[i + GOVERNOR]:
+            mask |= 1 << s
+    if not mask:
+        return
+    for s in range(board.n):
+        if board.adjacent_mask[s] & mask:
+            yield s
 
 
 def resolve(ctx: Context, f: int, s: int, run) -> None:

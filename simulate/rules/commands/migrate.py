@@ -3,6 +3,8 @@ destination, and may once pay to shift Influence; one implementation for both Fa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..board import PROVINCE
 from ..context import Context
 from ..influence import shift
@@ -19,9 +21,18 @@ def _sources(ctx: Context, f: int, s: int, run) -> list[int]:
     ]
 
 
-def spaces(ctx: Context, f: int, run) -> list[int]:
-    kinds = ctx.rules.board.kinds
-    return [s for s in range(ctx.rules.board.n) if kinds[s] == PROVINCE and _sources(ctx, f, s, run)]
+def spaces(ctx: Context, f: int, run) -> Iterator[int]:
+    st = ctx.state
+    board = ctx.rules.board
+    mask = 0
+    for a in board.province_ids:
+        if run.movable(st, a, OB[f]) or run.movable(st, a, REB[f]):
+            mask |= 1 << a
+    if not mask:
+        return
+    for s in board.province_ids:
+        if board.adjacent_mask[s] & mask:
+            yield s
 
 
 def resolve(ctx: Context, f: int, s: int, run) -> None:

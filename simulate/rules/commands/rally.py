@@ -3,25 +3,25 @@
 
 from __future__ import annotations
 
-from ..board import PROVINCE
+from collections.abc import Iterator
+
 from ..context import Context
 from ..pieces import NK, OB, PIECES_OF, STRUCTURE_OF, UNIT_TYPE
 from ..placement import place
 
 
-def spaces(ctx: Context, f: int, run) -> list[int]:
+def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     """Provinces with a piece of the Faction, and its home Province (3.3.1, 3.4.1)."""
     st = ctx.state
     if not st.avail[UNIT_TYPE[f]]:
-        return []
+        return
     p = st.pieces
     home = ctx.rules.rally_home[f]
-    kinds = ctx.rules.board.kinds
-    mine = PIECES_OF[f]
-    return [
-        s for s in range(ctx.rules.board.n)
-        if kinds[s] == PROVINCE and (s == home or any(p[s * NK + c] for c in mine))
-    ]
+    a, b, c = PIECES_OF[f]
+    for s in ctx.rules.board.province_ids:
+        i = s * NK
+        if s == home or p[i + a] or p[i + b] or p[i + c]:
+            yield s
 
 
 def resolve(ctx: Context, f: int, s: int, run) -> None:
