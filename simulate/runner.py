@@ -119,9 +119,19 @@ def load_variants(refs: Sequence[str] | None) -> tuple[Any, ...]:
     out = []
     for ref in refs or (None,):
         try:
-            out.append(load_variant(ref))
+            variant = load_variant(ref)
         except DataError as exc:
             raise RunError(_one_line(exc)) from None
+        try:
+            compiled_rules(variant)  # checked against the data now, not in every game
+        except DataError as exc:
+            raise RunError(_one_line(exc)) from None
+        except Exception as exc:
+            raise RunError(
+                f"variant {variant.name!r} cannot be compiled: {type(exc).__name__}: "
+                f"{_one_line(exc)}"
+            ) from None
+        out.append(variant)
     names: dict[str, str] = {}
     for v in out:
         key = _safe(v.name)
@@ -268,6 +278,10 @@ def play_chunk(
     from simulate import play_game
 
     started = time.perf_counter()
+    try:
+        rules: Any = compiled_rules(variant)
+    except Exception:  # every game will raise it again, and record it
+        rules = variant
     games = records.Columns("games")
     turns = records.Columns("turns")
     actions = records.Columns("actions") if trace else None
@@ -276,7 +290,7 @@ def play_chunk(
         seed = game_seed(master_seed, k)
         t0 = time.perf_counter()
         try:
-            result = play_game(seed, dict(strategies), variant, trace=trace)
+            result = play_game(seed, dict(strategies), rules, trace=trace)
             row = records.game_row(
                 result,
                 run_id=run_id,
@@ -310,6 +324,21 @@ def play_chunk(
     if actions is not None:
         tables["actions"] = actions.to_table()
     return ChunkResult(chunk, tables, failures, time.perf_counter() - started)
+
+
+_RULES: dict[tuple[str, str], Any] = {}
+
+
+def compiled_rules(variant: Any) -> Any:
+    """The compiled Rules of a variant, compiled once per process (compiling costs far more
+    than playing a game)."""
+    key = (variant.name, variant.digest)
+    rules = _RULES.get(key)
+    if rules is None:
+        from simulate.rules.ruleset import load_rules
+
+        rules = _RULES[key] = load_rules(variant)
+    return rules
 
 
 def _play_chunk_task(args: tuple) -> ChunkResult:
