@@ -323,7 +323,8 @@ def replay(
     if outcome.error is not None:
         traceback.print_exception(outcome.error)
         if row["error"] is not None:
-            click.echo(f"reproduced the recorded failure: {_one_line(row['error'])}")
+            recorded = _one_line(row["error"]).replace("<DIR>", str(directory))
+            click.echo(f"reproduced the recorded failure: {recorded}")
             ctx.exit(3)
         click.echo(
             f"Error: the game raised on replay but its record has no error: "

@@ -27,7 +27,12 @@ from .rules.setup import new_state
 from .rules.state import GameState
 from .seeds import streams
 
-CARD_KINDS = {"event": "event", "mongol": "mongol", "succession": "succession", "timurid": "timurid"}
+CARD_KINDS = {
+    "event": "event",
+    "mongol": "mongol",
+    "succession": "succession",
+    "timurid": "timurid",
+}
 
 
 def make_strategies(strategies: Any) -> tuple:
@@ -50,36 +55,58 @@ def make_strategies(strategies: Any) -> tuple:
     raise ValueError("strategies must be a name, a dict by faction, or three strategy objects")
 
 
-def _snapshot(rules: Rules, st: GameState, turn: int, card_id: str, kind: str, log: list) -> list[TurnRecord]:
+def _snapshot(
+    rules: Rules, st: GameState, turn: int, card_id: str, kind: str, log: list
+) -> list[TurnRecord]:
+    """Each Faction's line after a card: its action and where it stands (records of issue 5)."""
     board = rules.board
     p = st.pieces
-    provinces = board.provinces
-    trib = sum(1 for s in provinces if st.tributary[s])
-    mp, pj, dl = rules.mountain_passes, rules.punjab, rules.delhi
+    pr = board.prosperity
+    controlled = [0, 0, 0, 0]
+    controlled_pr = [0, 0, 0, 0]
+    trib = trib_pr = 0
+    for s in board.province_ids:
+        if st.tributary[s]:
+            trib += 1
+            trib_pr += pr[s]
+        else:
+            c = st.control[s]
+            controlled[c] += 1
+            controlled_pr[c] += pr[s]
+    final_bonus = victory.delhi_bonus(rules, st) if st.over else 0
+    vps = (
+        trib_pr + final_bonus,
+        controlled_pr[BK] + sum(p[FORT::NK]) + st.influence[BK],
+        controlled_pr[VE] + sum(p[TEMPLE::NK]) + st.influence[VE],
+    )
+    mp, pj, dl = (
+        p[rules.mountain_passes * NK + MONGOL],
+        p[rules.punjab * NK + MONGOL],
+        p[rules.delhi * NK + MONGOL],
+    )
     out = []
     for f in FACTIONS:
         u1, u2 = UNITS_OF[f]
-        units = sum(p[u1::NK]) + sum(p[u2::NK])
         action, command, decree = log[f]
         out.append(
             TurnRecord(
-                turn=turn,
-                card_id=card_id,
-                card_kind=kind,
-                faction=NAMES[f],
-                action=action,
-                command=command,
-                decree=decree,
-                vp=victory.vp(rules, st, f, final=st.over),
-                resources=st.resources[f],
-                cavalry=st.cavalry[f],
-                influence=None if f == DS else st.influence[f],
-                tributary_provinces=trib,
-                controlled_provinces=sum(1 for s in provinces if st.control[s] == f),
-                units_on_map=units,
-                mongols_mountain_passes=p[mp * NK + MONGOL],
-                mongols_punjab=p[pj * NK + MONGOL],
-                mongols_delhi=p[dl * NK + MONGOL],
+                turn,
+                card_id,
+                kind,
+                NAMES[f],
+                action,
+                command,
+                decree,
+                vps[f],
+                st.resources[f],
+                st.cavalry[f],
+                None if f == DS else st.influence[f],
+                trib,
+                controlled[f],
+                sum(p[u1::NK]) + sum(p[u2::NK]),
+                mp,
+                pj,
+                dl,
             )
         )
     return out
@@ -133,12 +160,12 @@ def _result(rules: Rules, st: GameState, seed: int, turns: list, log: list | Non
         mongols_in_delhi_end=p[rules.delhi * NK + MONGOL],
         delhi_timur_bonus=victory.delhi_bonus(rules, st),
         tributary_provinces_end=sum(1 for s in provinces if st.tributary[s]),
-        controlled_end={NAMES[f]: sum(1 for s in provinces if st.control[s] == f) for f in FACTIONS},
+        controlled_end={
+            NAMES[f]: sum(1 for s in provinces if st.control[s] == f) for f in FACTIONS
+        },
         forts_end=sum(p[s * NK + FORT] for s in provinces),
         temples_end=sum(p[s * NK + TEMPLE] for s in provinces),
         troops_lost_to_mongols=st.mongol_kills,
         turns=tuple(turns),
         actions=None if log is None else tuple(ActionRecord(*row) for row in log),
     )
-
-

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 FACTIONS = ("DS", "BK", "VE")
 
 
-@dataclass(frozen=True, slots=True)
-class TurnRecord:
+class TurnRecord(NamedTuple):
     """One faction's line for one card: what it did and where it stood after the card."""
 
     turn: int  # 1-based position of the card in the deck
@@ -30,8 +30,7 @@ class TurnRecord:
     mongols_delhi: int
 
 
-@dataclass(frozen=True, slots=True)
-class ActionRecord:
+class ActionRecord(NamedTuple):
     """One decision of a traced game: who decided what, and the option chosen."""
 
     turn: int

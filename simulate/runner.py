@@ -521,14 +521,9 @@ class VariantSummary:
     factions: dict[str, FactionSummary]
 
 
-def _wilson(k: int, n: int) -> tuple[float, float]:
-    try:
-        from simulate.stats import wilson_interval
-
-        lo, hi = wilson_interval(k, n)
-        return float(lo), float(hi)
-    except ImportError:
-        pass
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of k successes in n trials (as ``stats.wilson_interval``,
+    without importing scipy into every run)."""
     if n == 0:
         return 0.0, 1.0
     z = 1.959963984540054
@@ -553,7 +548,7 @@ def summarize(directory: Path, variants: Sequence[str] | None = None) -> list[Va
         for f in FACTIONS:
             wins = sum(1 for i in ok if t["winner"][i] == f)
             vps = [t[f"vp_{f}"][i] for i in ok if t[f"vp_{f}"][i] is not None]
-            lo, hi = _wilson(wins, n) if n else (math.nan, math.nan)
+            lo, hi = wilson(wins, n) if n else (math.nan, math.nan)
             factions[f] = FactionSummary(
                 wins, wins / n if n else math.nan, lo, hi, sum(vps) / len(vps) if vps else None
             )

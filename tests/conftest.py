@@ -45,7 +45,9 @@ class Scripted:
     def choose(self, observation, decision):
         self.asked.append(decision)
         choice = self._pick(decision)
-        assert choice in decision.options, f"{choice!r} not in {decision.options!r} ({decision.kind})"
+        assert choice in decision.options, (
+            f"{choice!r} not in {decision.options!r} ({decision.kind})"
+        )
         return choice
 
 

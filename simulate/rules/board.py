@@ -23,7 +23,9 @@ class Board:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "is_province", tuple(k == PROVINCE for k in self.kinds))
-        object.__setattr__(self, "province_ids", tuple(s for s, k in enumerate(self.kinds) if k == PROVINCE))
+        object.__setattr__(
+            self, "province_ids", tuple(s for s, k in enumerate(self.kinds) if k == PROVINCE)
+        )
 
     @property
     def n(self) -> int:

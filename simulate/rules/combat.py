@@ -53,7 +53,13 @@ def use_cavalry(ctx: Context, f: int, own: list[int], opp: list[int]) -> None:
 
 
 def battle(
-    ctx: Context, attacker: int, defender: int, att_units: int, def_units: int, att_dice: int, def_dice: int
+    ctx: Context,
+    attacker: int,
+    defender: int,
+    att_units: int,
+    def_units: int,
+    att_dice: int,
+    def_dice: int,
 ) -> tuple[int, int]:
     """Roll and resolve one battle; returns (hits scored by the attacker, by the defender).
     Mongols (MI) always Charge once and never use the pool (1.10, 3.5.3)."""
@@ -70,4 +76,6 @@ def battle(
         mongol_charge(d, def_units, miss)
     else:
         use_cavalry(ctx, defender, d, a)
-    return hits(a, att_units, combat["max_hits"], miss), hits(d, def_units, combat["max_hits"], miss)
+    return hits(a, att_units, combat["max_hits"], miss), hits(
+        d, def_units, combat["max_hits"], miss
+    )

@@ -38,7 +38,9 @@ class Context:
         self.agents = agents  # strategy per Faction (DS, BK, VE)
         self.obs = obs
         self.trace = trace  # list of (turn, faction, kind, option) when tracing
-        self.log: list[list] = [["none", None, None] for _ in range(3)]  # per card: action, command, decree
+        self.log: list[list] = [
+            ["none", None, None] for _ in range(3)
+        ]  # per card: action, command, decree
         self.on_action = on_action  # called after every action (invariant checks in tests)
         self.granted: set[str] = set()  # Commands granted by an Event outside their normal timing
 

@@ -48,7 +48,9 @@ def check(state: GameState, rules: Rules) -> None:
                 raise InvariantError(f"stacking broken in {board.names[s]} (1.4.4)")
         if kind != PROVINCE:
             if state.tributary[s] or state.control[s] != -1:
-                raise InvariantError(f"{board.names[s]} is not a Province but is Tributary/Controlled (1.7)")
+                raise InvariantError(
+                    f"{board.names[s]} is not a Province but is Tributary/Controlled (1.7)"
+                )
             continue
         expected = -1 if state.tributary[s] else controller(state, s)
         if state.control[s] != expected:
@@ -58,7 +60,9 @@ def check(state: GameState, rules: Rules) -> None:
         if state.control[s] == BK and p[s * NK + AMIR_OB]:
             raise InvariantError(f"Obedient Amir in Bahmani-Controlled {board.names[s]} (1.4.5)")
         if state.control[s] == VE and p[s * NK + RAJA_OB]:
-            raise InvariantError(f"Obedient Raja in Vijayanagara-Controlled {board.names[s]} (1.4.5)")
+            raise InvariantError(
+                f"Obedient Raja in Vijayanagara-Controlled {board.names[s]} (1.4.5)"
+            )
     on_track = [0] * len(PIECE_TYPES)
     for f in (BK, VE):
         on_track[UNIT_TYPE[f]] += sum(state.slots[f])
@@ -67,16 +71,22 @@ def check(state: GameState, rules: Rules) -> None:
             raise InvariantError(f"negative Available {name}")
         total = on_map[pt] + state.avail[pt] + on_track[pt]
         if total != rules.totals[pt]:
-            raise InvariantError(f"{name}: map {on_map[pt]} + Available {state.avail[pt]} + track {on_track[pt]} != {rules.totals[pt]} (1.4)")
+            raise InvariantError(
+                f"{name}: map {on_map[pt]} + Available {state.avail[pt]} + track {on_track[pt]} != {rules.totals[pt]} (1.4)"
+            )
     for f in range(3):
         if not 0 <= state.resources[f] <= rules.resources_max:
-            raise InvariantError(f"Resources of faction {f} = {state.resources[f]} outside 0..{rules.resources_max} (1.8)")
+            raise InvariantError(
+                f"Resources of faction {f} = {state.resources[f]} outside 0..{rules.resources_max} (1.8)"
+            )
         if state.cavalry[f] < 0:
             raise InvariantError(f"negative Cavalry for faction {f} (1.10)")
         if not 0 <= state.influence[f] <= rules.influence_max:
             raise InvariantError(f"Influence of faction {f} outside 0..{rules.influence_max} (1.9)")
     if state.pool < 0 or state.pool + sum(state.cavalry) != rules.cavalry_pool:
-        raise InvariantError(f"Cavalry tokens: pool {state.pool} + held {sum(state.cavalry)} != {rules.cavalry_pool} (1.10)")
+        raise InvariantError(
+            f"Cavalry tokens: pool {state.pool} + held {sum(state.cavalry)} != {rules.cavalry_pool} (1.10)"
+        )
     for f in (BK, VE):
         for level in range(1, rules.influence_max + 1):
             if state.slots[f][level] and state.influence[f] >= level:

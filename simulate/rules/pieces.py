@@ -26,18 +26,40 @@ PT_INDEX = {name: i for i, name in enumerate(PIECE_TYPES)}
 PT_OWNER = (DS, DS, DS, BK, BK, VE, VE, MI)
 
 COUNTER_TYPE = (
-    PT_TROOP, PT_GOVERNOR, PT_QASBAH, PT_AMIR, PT_AMIR, PT_FORT, PT_RAJA, PT_RAJA, PT_TEMPLE, PT_MONGOL
+    PT_TROOP,
+    PT_GOVERNOR,
+    PT_QASBAH,
+    PT_AMIR,
+    PT_AMIR,
+    PT_FORT,
+    PT_RAJA,
+    PT_RAJA,
+    PT_TEMPLE,
+    PT_MONGOL,
 )
 COUNTER_OWNER = (DS, DS, DS, BK, BK, BK, VE, VE, VE, MI)
 COUNTER_NAMES = (
-    "troop", "governor", "qasbah", "amir", "amir_rebelling", "fort",
-    "raja", "raja_rebelling", "temple", "mongol",
+    "troop",
+    "governor",
+    "qasbah",
+    "amir",
+    "amir_rebelling",
+    "fort",
+    "raja",
+    "raja_rebelling",
+    "temple",
+    "mongol",
 )
 STRUCTURES = (QASBAH, FORT, TEMPLE)
 STRUCTURE_OF = (QASBAH, FORT, TEMPLE)  # by faction
 STRUCTURE_TYPE = (PT_QASBAH, PT_FORT, PT_TEMPLE)
 UNITS_OF = ((TROOP, GOVERNOR), (AMIR_OB, AMIR_REB), (RAJA_OB, RAJA_REB), (MONGOL,))
-PIECES_OF = ((TROOP, GOVERNOR, QASBAH), (AMIR_OB, AMIR_REB, FORT), (RAJA_OB, RAJA_REB, TEMPLE), (MONGOL,))
+PIECES_OF = (
+    (TROOP, GOVERNOR, QASBAH),
+    (AMIR_OB, AMIR_REB, FORT),
+    (RAJA_OB, RAJA_REB, TEMPLE),
+    (MONGOL,),
+)
 UNIT_TYPE = (None, PT_AMIR, PT_RAJA)  # the one Unit type of BK and VE
 OB = (None, AMIR_OB, RAJA_OB)  # Obedient counter of BK / VE
 REB = (None, AMIR_REB, RAJA_REB)  # Rebelling counter of BK / VE

@@ -38,7 +38,9 @@ def remove(ctx: Context, s: int, counter: int, n: int) -> int:
     return n
 
 
-def move(ctx: Context, src: int, dst: int, counter: int, n: int, to_counter: int | None = None) -> int:
+def move(
+    ctx: Context, src: int, dst: int, counter: int, n: int, to_counter: int | None = None
+) -> int:
     """Move up to ``n`` Units from ``src`` to ``dst`` (arriving as ``to_counter`` if given)."""
     st = ctx.state
     i = src * NK + counter

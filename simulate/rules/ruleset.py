@@ -97,7 +97,9 @@ def compile_board(raw_map: dict) -> Board:
             raise _fail(f, f"spaces.{name}.kind", f"unknown kind {kind!r}")
         pr = sp.get("prosperity", 0)
         if kind == PROVINCE and pr not in (1, 2):
-            raise _fail(f, f"spaces.{name}.prosperity", "a Province's Prosperity must be 1 or 2 (1.3.1)")
+            raise _fail(
+                f, f"spaces.{name}.prosperity", "a Province's Prosperity must be 1 or 2 (1.3.1)"
+            )
         if kind != PROVINCE and pr:
             raise _fail(f, f"spaces.{name}.prosperity", "only Provinces have Prosperity (1.3.1)")
         names.append(name)
@@ -105,10 +107,14 @@ def compile_board(raw_map: dict) -> Board:
         prosperity.append(int(pr))
         confidence.append(sp.get("confidence", "confirmed"))
     if kinds.count(DELHI) != 1 or kinds.count(MONGOL_REGION) != 2:
-        raise _fail(f, "spaces", "the map needs one Delhi and two Mongol Invasion Regions (1.3.2, 1.3.3)")
+        raise _fail(
+            f, "spaces", "the map needs one Delhi and two Mongol Invasion Regions (1.3.2, 1.3.3)"
+        )
     total = raw_map.get("prosperity_total")
     if sum(prosperity) != total:
-        raise _fail(f, "prosperity_total", f"Prosperity sums to {sum(prosperity)}, expected {total}")
+        raise _fail(
+            f, "prosperity_total", f"Prosperity sums to {sum(prosperity)}, expected {total}"
+        )
     n = len(names)
     adj = [set() for _ in range(n)]
     edge_conf = {}
@@ -132,7 +138,9 @@ def compile_board(raw_map: dict) -> Board:
         a, b = names.index(pair[0]), names.index(pair[1])
         if b in adj[a]:
             raise _fail(
-                f, "adjacent", f"{pair[0]} and {pair[1]} are joined, but are confirmed not adjacent ({edge.get('rule', '1.3')})"
+                f,
+                "adjacent",
+                f"{pair[0]} and {pair[1]} are joined, but are confirmed not adjacent ({edge.get('rule', '1.3')})",
             )
     # symmetry holds by construction; check it anyway as the compiled structure is what plays
     for a in range(n):
@@ -141,16 +149,22 @@ def compile_board(raw_map: dict) -> Board:
                 raise _fail(f, "adjacent", f"{names[a]}-{names[b]} is not symmetric")
     adjacent = tuple(tuple(sorted(s)) for s in adj)
     masks = tuple(sum(1 << b for b in s) for s in adjacent)
-    return Board(tuple(names), tuple(kinds), tuple(prosperity), adjacent, masks, tuple(confidence), edge_conf)
+    return Board(
+        tuple(names), tuple(kinds), tuple(prosperity), adjacent, masks, tuple(confidence), edge_conf
+    )
 
 
-def _faction_map(file: str, where: str, value: Any, keys: tuple[str, ...], lo: int, hi: int) -> tuple[int, ...]:
+def _faction_map(
+    file: str, where: str, value: Any, keys: tuple[str, ...], lo: int, hi: int
+) -> tuple[int, ...]:
     if not isinstance(value, dict):
         raise _fail(file, where, "expected a mapping by Faction")
     out = []
     for k in value:
         if k not in keys:
-            raise _fail(file, f"{where}.{k}", f"unknown Faction (expected one of {', '.join(keys)})")
+            raise _fail(
+                file, f"{where}.{k}", f"unknown Faction (expected one of {', '.join(keys)})"
+            )
     for k in keys:
         v = value.get(k, 0)
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
@@ -177,11 +191,21 @@ def _compile_setup(raw: dict, board: Board, totals: tuple[int, ...], rules_raw: 
             owner = P.PT_OWNER[pt]
             kind = board.kinds[s]
             if owner in (P.BK, P.VE) and kind != PROVINCE:
-                raise _fail(f, f"map.{space}.{piece}", "BK and VE pieces go only into Provinces (1.3.2, 1.3.3)")
+                raise _fail(
+                    f,
+                    f"map.{space}.{piece}",
+                    "BK and VE pieces go only into Provinces (1.3.2, 1.3.3)",
+                )
             if owner == P.MI and kind == PROVINCE:
-                raise _fail(f, f"map.{space}.{piece}", "Mongol Invaders never enter Provinces (1.3.1)")
+                raise _fail(
+                    f, f"map.{space}.{piece}", "Mongol Invaders never enter Provinces (1.3.1)"
+                )
             if pt in (P.PT_QASBAH, P.PT_FORT, P.PT_TEMPLE) and (kind != PROVINCE or count > 1):
-                raise _fail(f, f"map.{space}.{piece}", "at most one of each Structure, in Provinces only (1.4.4)")
+                raise _fail(
+                    f,
+                    f"map.{space}.{piece}",
+                    "at most one of each Structure, in Provinces only (1.4.4)",
+                )
             counter = {P.PT_AMIR: P.AMIR_OB, P.PT_RAJA: P.RAJA_OB}.get(pt, P.COUNTER_TYPE.index(pt))
             pieces[s * P.NK + counter] += count
             on_map[pt] += count
@@ -213,7 +237,8 @@ def _compile_setup(raw: dict, board: Board, totals: tuple[int, ...], rules_raw: 
         placed = on_map[pt] + on_track[pt] + available[pt]
         if placed != totals[pt]:
             raise _fail(
-                f, f"available.{P.NAMES[P.PT_OWNER[pt]]}.{name}",
+                f,
+                f"available.{P.NAMES[P.PT_OWNER[pt]]}.{name}",
                 f"map {on_map[pt]} + Influence track {on_track[pt]} + available {available[pt]} = {placed}, "
                 f"but pieces.yaml has {totals[pt]} (1.4)",
             )
@@ -222,7 +247,11 @@ def _compile_setup(raw: dict, board: Board, totals: tuple[int, ...], rules_raw: 
     pool = rules_raw["tracks"]["cavalry_pool"]
     cavalry = _faction_map(f, "cavalry", setup.get("cavalry"), ("DS", "BK", "VE"), 0, pool)
     if sum(cavalry) > pool:
-        raise _fail(f, "cavalry", f"Factions hold {sum(cavalry)} Cavalry, more than the {pool} tokens (1.10)")
+        raise _fail(
+            f,
+            "cavalry",
+            f"Factions hold {sum(cavalry)} Cavalry, more than the {pool} tokens (1.10)",
+        )
     infl = _faction_map(f, "influence", setup.get("influence"), ("BK", "VE"), 0, imax)
     eligible = setup.get("eligible", ["DS", "BK", "VE"])
     if not isinstance(eligible, list) or any(x not in ("DS", "BK", "VE") for x in eligible):
@@ -231,8 +260,13 @@ def _compile_setup(raw: dict, board: Board, totals: tuple[int, ...], rules_raw: 
     if dynasty not in ("khalji", "tughlaq"):
         raise _fail(f, "dynasty", "must be khalji or tughlaq (2.7)")
     return (
-        tuple(pieces), tuple(available), tuple(slots), resources, cavalry,
-        (0, infl[0], infl[1]), tuple(n in eligible for n in ("DS", "BK", "VE")),
+        tuple(pieces),
+        tuple(available),
+        tuple(slots),
+        resources,
+        cavalry,
+        (0, infl[0], infl[1]),
+        tuple(n in eligible for n in ("DS", "BK", "VE")),
         0 if dynasty == "khalji" else 1,
     )
 
@@ -282,8 +316,14 @@ def compile_rules(raw: dict, variant: str = "base") -> Rules:
     totals = []
     for name in P.PIECE_TYPES:
         entry = totals_raw.get(name)
-        if not isinstance(entry, dict) or not isinstance(entry.get("total"), int) or entry["total"] < 0:
-            raise _fail("pieces.yaml", f"pieces.{name}.total", "missing or not a non-negative integer")
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("total"), int)
+            or entry["total"] < 0
+        ):
+            raise _fail(
+                "pieces.yaml", f"pieces.{name}.total", "missing or not a non-negative integer"
+            )
         totals.append(entry["total"])
     rules_raw = raw["rules"]
     setup = _compile_setup(raw, board, tuple(totals), rules_raw)
@@ -296,10 +336,14 @@ def compile_rules(raw: dict, variant: str = "base") -> Rules:
     eps = deck_raw.get("events_per_stack", 6)
     n_events = sum(1 for c in cards if c.kind == EVENT)
     if not isinstance(eps, int) or eps < 1 or eps * 4 > n_events:
-        raise _fail("setup.yaml", "deck.events_per_stack", f"needs 4 x {eps} Events, deck has {n_events}")
+        raise _fail(
+            "setup.yaml", "deck.events_per_stack", f"needs 4 x {eps} Events, deck has {n_events}"
+        )
     n_mongol = sum(1 for c in cards if c.kind == MONGOL_CARD)
     if sum(s.get("mongol_invasions", 0) for s in stacks) > n_mongol:
-        raise _fail("setup.yaml", "deck.stacks", "more Mongol Invasion cards dealt than exist (2.1)")
+        raise _fail(
+            "setup.yaml", "deck.stacks", "more Mongol Invasion cards dealt than exist (2.1)"
+        )
     factions = raw["factions"]
     rally_home = [-1, -1, -1]
     for f in (P.BK, P.VE):
@@ -308,11 +352,21 @@ def compile_rules(raw: dict, variant: str = "base") -> Rules:
             raise _fail("factions.yaml", f"{P.NAMES[f]}.rally.home", f"unknown Province {home!r}")
         rally_home[f] = board.id(home)
     seq = rules_raw["sequence"]
-    pass_income = _faction_map("rules.yaml", "sequence.pass_income", seq["pass_income"], ("DS", "BK", "VE"), 0, 24)
+    pass_income = _faction_map(
+        "rules.yaml", "sequence.pass_income", seq["pass_income"], ("DS", "BK", "VE"), 0, 24
+    )
     combat = dict(rules_raw["combat"])
     flags = rules_raw.get("flags") or {}
     events_path = Path(raw["events_path"])
-    digests = _digest_files([*(Path(__file__).resolve().parent.parent / "data" / f"{s}.yaml" for s in ("map", "pieces", "setup", "rules", "factions")), events_path])
+    digests = _digest_files(
+        [
+            *(
+                Path(__file__).resolve().parent.parent / "data" / f"{s}.yaml"
+                for s in ("map", "pieces", "setup", "rules", "factions")
+            ),
+            events_path,
+        ]
+    )
     provisional = {
         "map_prosperity": any(c == "provisional" for c in board.confidence),
         "map_adjacency": any(c == "provisional" for c in board.edge_confidence.values()),

@@ -9,7 +9,13 @@ from .pieces import FACTIONS
 from .ruleset import EVENT, MONGOL_CARD, SUCCESSION, TIMURID
 from .tracks import add_resources
 
-COMMAND_DECREE, EVENT_OPTION, COMMAND, LIMITED, PASS = "command_decree", "event", "command", "limited", "pass"
+COMMAND_DECREE, EVENT_OPTION, COMMAND, LIMITED, PASS = (
+    "command_decree",
+    "event",
+    "command",
+    "limited",
+    "pass",
+)
 NO_COMMAND = "none"
 
 
@@ -79,7 +85,11 @@ def event_playable(ctx: Context, f: int) -> bool:
 def faction_turn(ctx: Context, f: int, forced: str | None = None) -> None:
     """One Eligible Faction's action on the current Event card (2.3.3)."""
     st = ctx.state
-    action = forced if forced is not None else ctx.ask(f, "action", action_options(ctx, f), ctx.rules.cards[st.card].id)
+    action = (
+        forced
+        if forced is not None
+        else ctx.ask(f, "action", action_options(ctx, f), ctx.rules.cards[st.card].id)
+    )
     log = ctx.log[f]
     log[0] = action
     if action == PASS:

@@ -72,8 +72,11 @@ class GameState:
     def as_tuple(self) -> tuple:
         """Every field, in a fixed order, as plain immutable values."""
         return tuple(
-            tuple(tuple(x) for x in v) if name == "slots"
-            else tuple(v) if isinstance(v, list) else v
+            tuple(tuple(x) for x in v)
+            if name == "slots"
+            else tuple(v)
+            if isinstance(v, list)
+            else v
             for name, v in ((n, getattr(self, n)) for n in self.__slots__)
         )
 

@@ -24,7 +24,9 @@ def resolve(ctx: Context, card: Card) -> None:
 
 def _campaign(ctx: Context) -> None:
     """The Sultanate may Campaign using only Delhi and Provinces (2.5.1 step 2, 2.5.2 step 1)."""
-    if campaign.possible(ctx, DS, provinces_only=True) and ctx.ask(DS, "succession_campaign", (True, False)):
+    if campaign.possible(ctx, DS, provinces_only=True) and ctx.ask(
+        DS, "succession_campaign", (True, False)
+    ):
         campaign.execute(ctx, DS, provinces_only=True)
         ctx.log[DS][2] = "campaign"
 

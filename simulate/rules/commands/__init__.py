@@ -32,7 +32,9 @@ class CommandRun:
 
     __slots__ = ("name", "free", "limited", "selected", "used", "shifted", "where")
 
-    def __init__(self, name: str, n_spaces: int, free: bool, limited: bool, where: frozenset | None) -> None:
+    def __init__(
+        self, name: str, n_spaces: int, free: bool, limited: bool, where: frozenset | None
+    ) -> None:
         self.name = name
         self.free = free
         self.limited = limited
@@ -79,8 +81,13 @@ def max_spaces(ctx: Context, limited: bool) -> int:
     return 99
 
 
-def available_commands(ctx: Context, f: int, free: bool = False, granted_rebel: bool = False,
-                       where: frozenset | None = None) -> list[str]:
+def available_commands(
+    ctx: Context,
+    f: int,
+    free: bool = False,
+    granted_rebel: bool = False,
+    where: frozenset | None = None,
+) -> list[str]:
     """The Faction's Commands that could select at least one space now."""
     if not free and ctx.state.resources[f] < 1:
         return []
@@ -95,8 +102,15 @@ def available_commands(ctx: Context, f: int, free: bool = False, granted_rebel: 
     return out
 
 
-def execute(ctx: Context, f: int, name: str, limited: bool = False, free: bool = False,
-            where: frozenset | None = None, optional: bool = False) -> int:
+def execute(
+    ctx: Context,
+    f: int,
+    name: str,
+    limited: bool = False,
+    free: bool = False,
+    where: frozenset | None = None,
+    optional: bool = False,
+) -> int:
     """Carry out Command ``name``: select spaces one at a time, paying 1 Resource each unless
     free (3.1.3), and resolve each. Returns the number of spaces selected."""
     st = ctx.state

@@ -11,6 +11,8 @@ from ..combat import battle
 from ..context import Context
 from ..influence import shift
 from ..pieces import (
+    AMIR_OB,
+    AMIR_REB,
     BK,
     DS,
     FORT,
@@ -20,8 +22,11 @@ from ..pieces import (
     NK,
     OB,
     PIECES_OF,
+    RAJA_OB,
+    RAJA_REB,
     REB,
     STRUCTURE_OF,
+    TEMPLE,
     UNITS_OF,
     VE,
 )
@@ -72,13 +77,34 @@ def _support_options(ctx: Context, f: int, s: int, run) -> list:
 
 def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     st = ctx.state
+    p = st.pieces
     board = ctx.rules.board
     u1, u2 = UNITS_OF[f]
+    struct = STRUCTURE_OF[f]
+    lenders = 0  # spaces with the attacker's Structure and an unused Unit to lend
+    for a in board.province_ids:
+        if p[a * NK + struct] and (run.movable(st, a, u1) or run.movable(st, a, u2)):
+            lenders |= 1 << a
+    adjacent_mask = board.adjacent_mask
     for s in board.province_ids if f != DS else range(board.n):  # 3.1.1
-        if not defenders(ctx, f, s):
+        if not (run.movable(st, s, u1) or run.movable(st, s, u2) or adjacent_mask[s] & lenders):
             continue
-        if run.movable(st, s, u1) or run.movable(st, s, u2) or _can_support(ctx, f, s, run):
+        if _has_defender(p, s * NK, f):
             yield s
+
+
+def _has_defender(p: list[int], b: int, f: int) -> bool:
+    """Fast form of ``defenders``: is there anything ``f`` may attack in the space at offset ``b``."""
+    if f == DS:
+        return bool(
+            p[b + AMIR_REB]
+            or p[b + RAJA_REB]
+            or p[b + MONGOL]
+            or (p[b + FORT] and not (p[b + AMIR_OB] or p[b + AMIR_REB]))
+            or (p[b + TEMPLE] and not (p[b + RAJA_OB] or p[b + RAJA_REB]))
+        )
+    own = 3 * f
+    return sum(p[b : b + NK]) > p[b + own] + p[b + own + 1] + p[b + own + 2]
 
 
 def _can_support(ctx: Context, f: int, s: int, run) -> bool:
@@ -124,7 +150,9 @@ def resolve(ctx: Context, f: int, s: int, run) -> None:
         dice -= combat["fort_penalty"]
     def_counters = UNITS_OF[target]
     def_units = sum(p[b + c] for c in def_counters)
-    att_hits, def_hits = battle(ctx, f, target, att_units, def_units, max(0, dice), combat["defend_dice"])
+    att_hits, def_hits = battle(
+        ctx, f, target, att_units, def_units, max(0, dice), combat["defend_dice"]
+    )
     lost_def = _defender_casualties(ctx, target, s, att_hits)
     lost_att = _attacker_casualties(ctx, f, s, here, helper, def_hits, run)
     if {f, target} == {BK, VE} and lost_att != lost_def:  # Influence shift (3.3.4, 3.4.4)
@@ -167,7 +195,9 @@ def _attacker_casualties(ctx: Context, f: int, s: int, here: tuple, helper, n: i
         options = []
         for (where, group), left in pools.items():
             if left > 0:
-                options.extend((where, c) for c in ((group,) if group >= 0 else (u1, u2)) if p[where * NK + c])
+                options.extend(
+                    (where, c) for c in ((group,) if group >= 0 else (u1, u2)) if p[where * NK + c]
+                )
         if not options:
             break
         where, c = ctx.ask(f, "casualty", tuple(options), s)

@@ -20,9 +20,7 @@ def _options(ctx: Context, s: int) -> list:
         out.append("governor")
     if p[b + GOVERNOR]:
         cap = ctx.rules.factions["DS"]["govern_removes"]
-        can_q = (
-            ctx.rules.board.kinds[s] == PROVINCE and not p[b + QASBAH] and st.avail[PT_QASBAH]
-        )
+        can_q = ctx.rules.board.kinds[s] == PROVINCE and not p[b + QASBAH] and st.avail[PT_QASBAH]
         for a in range(min(cap, p[b + AMIR_OB]) + 1):
             for r in range(min(cap - a, p[b + RAJA_OB]) + 1):
                 for q in (0, 1) if can_q else (0,):

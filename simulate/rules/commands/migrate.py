@@ -16,7 +16,8 @@ def _sources(ctx: Context, f: int, s: int, run) -> list[int]:
     st = ctx.state
     kinds = ctx.rules.board.kinds
     return [
-        a for a in ctx.rules.board.adjacent[s]
+        a
+        for a in ctx.rules.board.adjacent[s]
         if kinds[a] == PROVINCE and (run.movable(st, a, OB[f]) or run.movable(st, a, REB[f]))
     ]
 

@@ -14,7 +14,8 @@ def _targets(ctx: Context, f: int) -> list[int]:
         return []
     p = st.pieces
     return [
-        s for s in ctx.rules.board.provinces
+        s
+        for s in ctx.rules.board.provinces
         if (p[s * NK + OB[f]] or p[s * NK + REB[f]]) and not p[s * NK + STRUCTURE_OF[f]]
     ]
 

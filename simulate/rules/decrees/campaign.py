@@ -25,7 +25,10 @@ def _units(ctx: Context, s: int) -> tuple[int, int]:
 def possible(ctx: Context, f: int, provinces_only: bool = False) -> bool:
     ok = _allowed(ctx, provinces_only)
     adj = ctx.rules.board.adjacent
-    return any(ok[s] and sum(_units(ctx, s)) and any(ok[a] for a in adj[s]) for s in range(ctx.rules.board.n))
+    return any(
+        ok[s] and sum(_units(ctx, s)) and any(ok[a] for a in adj[s])
+        for s in range(ctx.rules.board.n)
+    )
 
 
 def _pairs(t: int, g: int, at_least_one: bool) -> tuple:
@@ -51,7 +54,9 @@ def execute(ctx: Context, f: int, provinces_only: bool = False) -> None:
     adj = ctx.rules.board.adjacent
     reach = ctx.rules.decrees["campaign_range"]
     origins = tuple(
-        s for s in range(ctx.rules.board.n) if ok[s] and sum(_units(ctx, s)) and any(ok[a] for a in adj[s])
+        s
+        for s in range(ctx.rules.board.n)
+        if ok[s] and sum(_units(ctx, s)) and any(ok[a] for a in adj[s])
     )
     if not origins:
         return

@@ -44,7 +44,12 @@ def execute(ctx: Context, f: int) -> None:
             if board.kinds[a] != "province":
                 continue
             ob, reb = p[a * NK + RAJA_OB], p[a * NK + RAJA_REB]
-            options += [(a, o, r) for o in range(min(ob, room) + 1) for r in range(min(reb, room - o) + 1) if o or r]
+            options += [
+                (a, o, r)
+                for o in range(min(ob, room) + 1)
+                for r in range(min(reb, room - o) + 1)
+                if o or r
+            ]
         choice = ctx.ask(f, "compel_move", tuple(options), s)
         if choice != "none":
             a, o, r = choice
@@ -60,4 +65,3 @@ def execute(ctx: Context, f: int) -> None:
     if victim in (TROOP, GOVERNOR) and placed + moved:
         # the Rajas just placed or moved turn Rebelling (4.4.3)
         flip(ctx, s, RAJA_OB, RAJA_REB, placed + moved)
-
