@@ -118,6 +118,7 @@ def play_game(
     variant: Any = None,
     trace: bool = False,
     on_action: Callable[[Context], None] | None = None,
+    decision_timeout: float | None = None,
 ) -> GameResult:
     """Play one complete game from ``seed`` and return its result.
 
@@ -135,6 +136,7 @@ def play_game(
         agent.new_game(NAMES[f], rngs[NAMES[f]], rules)
     log: list | None = [] if trace else None
     ctx = Context(rules, state, rngs["dice"], agents, Observation(rules, state), log, on_action)
+    ctx.timeout = decision_timeout
     turns: list[TurnRecord] = []
     while not state.over:
         sequence.next_card(ctx)

@@ -4,6 +4,9 @@ way to ask a Faction a Decision. Rule functions change ``ctx.state`` in place.""
 from __future__ import annotations
 
 import random
+import signal
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,10 +20,29 @@ class StrategyError(RuntimeError):
     """A strategy raised, or returned an option it was not offered."""
 
 
+class DecisionTimeout(StrategyError):
+    """A strategy took longer than the per-decision limit (``--decision-timeout``)."""
+
+
+def _alarm(signum, frame):  # SIGALRM handler: interrupt a strategy stuck in one decision
+    raise DecisionTimeout("decision timed out")
+
+
 class Context:
     """One game in progress: ``ask`` routes each Decision to the deciding Faction's strategy."""
 
-    __slots__ = ("rules", "state", "dice", "agents", "obs", "trace", "log", "on_action", "granted")
+    __slots__ = (
+        "rules",
+        "state",
+        "dice",
+        "agents",
+        "obs",
+        "trace",
+        "log",
+        "on_action",
+        "granted",
+        "timeout",
+    )
 
     def __init__(
         self,
@@ -43,6 +65,7 @@ class Context:
         ]  # per card: action, command, decree
         self.on_action = on_action  # called after every action (invariant checks in tests)
         self.granted: set[str] = set()  # Commands granted by an Event outside their normal timing
+        self.timeout: float | None = None  # seconds a strategy may take per decision
 
     def ask(self, faction: int, kind: str, options: tuple | list, context: Any = None) -> Any:
         """The option chosen by ``faction``'s strategy; a lone option is taken without asking."""
@@ -53,7 +76,15 @@ class Context:
             decision = Decision(kind, NAMES[faction], options, context)
             agent = self.agents[faction]
             try:
-                choice = agent.choose(self.obs, decision)
+                if self.timeout is None:
+                    choice = agent.choose(self.obs, decision)
+                else:
+                    choice = self._timed(agent, decision)
+            except DecisionTimeout:
+                raise DecisionTimeout(
+                    f"strategy {getattr(agent, 'name', type(agent).__name__)!r} for {NAMES[faction]} "
+                    f"took longer than {self.timeout:g} s on decision {kind}"
+                ) from None
             except Exception as exc:
                 raise StrategyError(
                     f"strategy {getattr(agent, 'name', type(agent).__name__)!r} for {NAMES[faction]} "
@@ -65,6 +96,23 @@ class Context:
                 ) from IllegalChoice(kind)
         if self.trace is not None:
             self.trace.append((self.state.pos, NAMES[faction], kind, render(choice)))
+        return choice
+
+    def _timed(self, agent, decision: Decision):
+        """Ask with a deadline: SIGALRM interrupts a hung strategy in the main thread; elsewhere
+        (threads) the limit is checked when the strategy returns."""
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, self.timeout)
+            try:
+                return agent.choose(self.obs, decision)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+        start = time.monotonic()
+        choice = agent.choose(self.obs, decision)
+        if time.monotonic() - start > self.timeout:
+            raise DecisionTimeout("decision timed out")
         return choice
 
     def roll(self, n: int) -> list[int]:
