@@ -56,11 +56,12 @@ def resume_card(ctx: Context) -> None:
     adjust_eligibility(ctx)
 
 
-def action_options(ctx: Context, f: int) -> tuple[str, ...]:
+def action_options(ctx: Context, f: int, cmds: list[str] | None = None) -> tuple[str, ...]:
     """What an Eligible Faction may do now (2.3.3, 2.3.5, 2.3.6); options that could not do
     anything are left out."""
     st = ctx.state
-    cmds = commands.available_commands(ctx, f)
+    if cmds is None:
+        cmds = commands.available_commands(ctx, f)
     out = []
     if st.fork_cd < 0 and (cmds or decrees.available_decrees(ctx, f)):
         out.append(COMMAND_DECREE)
@@ -115,8 +116,11 @@ def faction_turn(ctx: Context, f: int, forced: str | None = None) -> None:
     ctx.action_done()
 
 
-def _command(ctx: Context, f: int, limited: bool = False, optional: bool = False) -> str | None:
-    options = commands.available_commands(ctx, f)
+def _command(
+    ctx: Context, f: int, limited: bool = False, optional: bool = False, options: list[str] | None = None
+) -> str | None:
+    if options is None:
+        options = commands.available_commands(ctx, f)
     if optional:
         options = [*options, NO_COMMAND]
     if not options:

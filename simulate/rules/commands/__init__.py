@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from ..context import Context
 from ..decisions import DONE
-from ..pieces import AMIR_OB, NK, RAJA_OB
+from ..pieces import AMIR_OB, NAMES, NK, RAJA_OB
 from ..state import TUGHLAQ
 from . import attack, conscript, govern, march, migrate, rally, rebel
 
@@ -30,7 +30,7 @@ MODULES = {
 class CommandRun:
     """Bookkeeping of one Command: spaces selected once (3.1.1), pieces used once (3.1.2)."""
 
-    __slots__ = ("name", "free", "limited", "selected", "used", "shifted", "where")
+    __slots__ = ("name", "free", "limited", "selected", "used", "n", "shifted", "where")
 
     def __init__(
         self, name: str, n_spaces: int, free: bool, limited: bool, where: frozenset | None
@@ -39,14 +39,24 @@ class CommandRun:
         self.free = free
         self.limited = limited
         self.selected: list[int] = []
-        self.used = [0] * (n_spaces * NK)  # Units already moved or in an attack, by space x counter
+        self.used: list[int] | None = None  # Units moved or in an attack, by space x counter
+        self.n = n_spaces
         self.shifted = False  # Migrate's one Influence shift (3.3.2, 3.4.2)
         self.where = where  # spaces an Event allows, or None
+
+    def use(self, s: int, counter: int, n: int) -> None:
+        """Mark ``n`` Units as used by this Command (3.1.2); a negative ``n`` releases them."""
+        if self.used is None:
+            self.used = [0] * (self.n * NK)
+        i = s * NK + counter
+        self.used[i] = max(0, self.used[i] + n)
 
     def movable(self, st, s: int, counter: int) -> int:
         """Units of that counter in ``s`` not yet used by this Command."""
         i = s * NK + counter
         used = self.used
+        if used is None:
+            return st.pieces[i]
         if counter >= AMIR_OB:
             ob = i if counter in _OB else i - 1
             if used[ob] and not st.pieces[ob]:
@@ -93,7 +103,7 @@ def available_commands(
         return []
     out = []
     run = CommandRun("", ctx.rules.board.n, free, False, where)
-    for name in ctx.rules.factions[_name(f)]["commands"]:
+    for name in ctx.rules.factions[NAMES[f]]["commands"]:
         if name == "rebel" and not rebel_allowed(ctx, f, granted_rebel):
             continue
         run.name = name
@@ -132,9 +142,3 @@ def execute(
             st.resources[f] -= 1
         module.resolve(ctx, f, s, run)
     return len(run.selected)
-
-
-def _name(f: int) -> str:
-    from ..pieces import NAMES
-
-    return NAMES[f]

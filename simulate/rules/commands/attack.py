@@ -134,16 +134,16 @@ def resolve(ctx: Context, f: int, s: int, run) -> None:
         flip(ctx, s, OB[target], REB[target])  # 3.2.4: the defender's Units all Rebel
     u1, u2 = UNITS_OF[f]
     here = (run.movable(st, s, u1), run.movable(st, s, u2))
-    run.used[b + u1] += here[0]
-    run.used[b + u2] += here[1]
+    run.use(s, u1, here[0])
+    run.use(s, u2, here[1])
     support = _support_options(ctx, f, s, run)
     helper = ctx.ask(f, "attack_support", ("none", *support), s) if support else "none"
     lent = (0, 0)
     if helper != "none":
         a, x, y = helper
         lent = (x, y)
-        run.used[a * NK + u1] += x
-        run.used[a * NK + u2] += y
+        run.use(a, u1, x)
+        run.use(a, u2, y)
     att_units = here[0] + here[1] + lent[0] + lent[1]
     dice = combat["attack_dice"] + (1 if st.has_lasting("attack_extra_die", f) else 0)
     if target == BK and p[b + FORT]:
@@ -203,9 +203,7 @@ def _attacker_casualties(ctx: Context, f: int, s: int, here: tuple, helper, n: i
         where, c = ctx.ask(f, "casualty", tuple(options), s)
         pools[(where, c if f == DS else -1)] -= 1
         run.movable(ctx.state, where, c)  # settle the used count before it shrinks
-        i = where * NK + c
-        if run.used[i]:
-            run.used[i] -= 1
+        run.use(where, c, -1)
         remove(ctx, where, c, 1)
         removed += 1
     return removed

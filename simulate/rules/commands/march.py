@@ -5,18 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..context import Context
-from ..pieces import GOVERNOR, NK, TROOP
+from ..pieces import GOVERNOR, TROOP
 from ..placement import move
 
 
 def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     st = ctx.state
     board = ctx.rules.board
-    p, used = st.pieces, run.used
     mask = 0
     for s in range(board.n):
-        i = s * NK
-        if p[i + TROOP] > used[i + TROOP] or p[i + GOVERNOR] > used[i + GOVERNOR]:
+        if run.movable(st, s, TROOP) or run.movable(st, s, GOVERNOR):
             mask |= 1 << s
     if not mask:
         return
@@ -36,7 +34,7 @@ def resolve(ctx: Context, f: int, s: int, run) -> None:
         t, g = ctx.ask(f, "march_from", options, (a, s))
         if t:
             move(ctx, a, s, TROOP, t)
-            run.used[s * NK + TROOP] += t
+            run.use(s, TROOP, t)
         if g:
             move(ctx, a, s, GOVERNOR, g)
-            run.used[s * NK + GOVERNOR] += g
+            run.use(s, GOVERNOR, g)

@@ -59,14 +59,13 @@ def resolve(ctx: Context, f: int, s: int, run) -> None:
         moved_ob += o
         moved_reb += r
     # the arrivals are spent for this Command (3.1.2), in the state they now have
-    b = s * NK
     if st.control[s] == f:
-        run.used[b + REB[f]] += moved_ob + moved_reb
+        run.use(s, REB[f], moved_ob + moved_reb)
     elif st.tributary[s]:
-        run.used[b + OB[f]] += moved_ob + moved_reb
+        run.use(s, OB[f], moved_ob + moved_reb)
     else:
-        run.used[b + OB[f]] += moved_ob
-        run.used[b + REB[f]] += moved_reb
+        run.use(s, OB[f], moved_ob)
+        run.use(s, REB[f], moved_reb)
     _maybe_shift(ctx, f, s, run, params["shift_cost"])
 
 
