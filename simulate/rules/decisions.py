@@ -49,6 +49,11 @@ succession_campaign    True / False                                             
 succession_command     "decline" or Command name (free, Limited)                   2.5.2
 succession_gain        Resources taken (the rest as Cavalry)                       2.5.2
 lords_shift            "done" or (faction, +1 / -1)                                2.5.3
+event_side             "unshaded" "shaded" (those that could take effect)        2.3.4
+event_space            space id, or "done" under up_to (context: op name)          schema 5
+event_count            n .. 0 pieces placed (up_to) or replacements put in         6.4 6.6
+event_pieces           ((counter, n), ...) removed / moved (context: space, op)    6.5-6.7
+event_choose           index of a choose op's option                               6.15
 =====================  ==========================================================  =========
 """
 
