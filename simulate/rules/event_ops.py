@@ -543,7 +543,16 @@ def _free_command(ctx: Context, op: FreeCommandOp, ex: int) -> None:
         where = frozenset(select(ctx, op.where, ex, allowed, useful, op.command))
         if not where:
             return
-    commands.execute(ctx, f, op.command, limited=op.limited, free=True, where=where, optional=True)
+    commands.execute(
+        ctx,
+        f,
+        op.command,
+        limited=op.limited,
+        free=True,
+        where=where,
+        optional=True,
+        granted_rebel=True,
+    )
 
 
 def _free_command_possible(ctx: Context, op: FreeCommandOp, ex: int) -> bool:

@@ -120,10 +120,13 @@ def execute(
     free: bool = False,
     where: frozenset | None = None,
     optional: bool = False,
+    granted_rebel: bool = False,
 ) -> int:
     """Carry out Command ``name``: select spaces one at a time, paying 1 Resource each unless
     free (3.1.3), and resolve each. Returns the number of spaces selected."""
     st = ctx.state
+    if name == "rebel" and not rebel_allowed(ctx, f, granted_rebel):
+        return 0  # 2.7.1: no Rebel under the Khalji Dynasty unless an Event grants it
     run = CommandRun(name, ctx.rules.board.n, free, limited, where)
     cap = max_spaces(ctx, limited)
     module = MODULES[name]
