@@ -36,7 +36,7 @@ def execute(ctx: Context, f: int) -> None:
     s = ctx.ask(f, "compel_space", tuple(targets))
     n_place = ctx.ask(f, "compel_place", tuple(range(min(2, st.avail[PT_RAJA]), -1, -1)), s)
     placed = place(ctx, s, RAJA_OB, n_place)
-    moved = 0
+    moved_obedient = 0  # Rebelling Rajas moved in need no flip
     room = 2 - placed
     if room:
         options: list = ["none"]
@@ -53,7 +53,8 @@ def execute(ctx: Context, f: int) -> None:
         choice = ctx.ask(f, "compel_move", tuple(options), s)
         if choice != "none":
             a, o, r = choice
-            moved = move(ctx, a, s, RAJA_OB, o) + move(ctx, a, s, RAJA_REB, r)
+            moved_obedient = move(ctx, a, s, RAJA_OB, o)
+            move(ctx, a, s, RAJA_REB, r)
     if not _influential(ctx, f):
         return
     gain_cavalry(ctx, f, 1)
@@ -62,6 +63,6 @@ def execute(ctx: Context, f: int) -> None:
     if victim == "none":
         return
     remove(ctx, s, victim, 1)
-    if victim in (TROOP, GOVERNOR) and placed + moved:
-        # the Rajas just placed or moved turn Rebelling (4.4.3)
-        flip(ctx, s, RAJA_OB, RAJA_REB, placed + moved)
+    if victim in (TROOP, GOVERNOR) and placed + moved_obedient:
+        # the Rajas just placed or moved turn Rebelling (4.4.3); those already there do not
+        flip(ctx, s, RAJA_OB, RAJA_REB, placed + moved_obedient)
