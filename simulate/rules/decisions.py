@@ -38,7 +38,7 @@ compel_space           space                                                    
 compel_place           2 .. 0 Rajas                                                4.4.3
 compel_move            "none" or (source, obedient, rebelling)                     4.4.3
 compel_remove          "none" or counter                                           4.4.3
-cavalry_from           Faction to take a token from (pool empty)                   1.10
+cavalry_from           Faction to take a token from (pool empty), or "none"        1.10
 influence_refill       "available" or (space, counter)                             1.9
 mongol_command         "amass" "advance" "attack_plunder"                          2.4.1
 mongol_advance         (from, to, n)                                               3.5.2

@@ -27,7 +27,10 @@ def gain_cavalry(ctx: Context, f: int, n: int, chooser: int | None = None) -> in
             holders = tuple(g for g in FACTIONS if g != f and st.cavalry[g] > 0)
             if not holders:
                 break
-            victim = ctx.ask(f if chooser is None else chooser, "cavalry_from", holders, "1.10")
+            # 1.10: a token "may be taken" from another Faction; taking none is allowed
+            victim = ctx.ask(f if chooser is None else chooser, "cavalry_from", (*holders, "none"), "1.10")
+            if victim == "none":
+                break
             st.cavalry[victim] -= 1
         st.cavalry[f] += 1
         got += 1

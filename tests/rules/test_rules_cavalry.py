@@ -27,7 +27,18 @@ def test_with_the_pool_empty_cavalry_is_taken_from_another_faction(rules):
     ctx.state.pool = 0
     assert gain_cavalry(ctx, BK, 2) == 2
     assert ctx.state.cavalry == [6, 2, 2]
-    assert [d.options for d in asked(bk, "cavalry_from")] == [(DS, VE), (DS, VE)]
+    assert [d.options for d in asked(bk, "cavalry_from")] == [(DS, VE, "none"), (DS, VE, "none")]
+    invariants.check(ctx.state, rules)
+
+
+def test_taking_cavalry_from_another_faction_may_be_declined(rules):
+    # 1.10 "it may be taken": the gainer may take none
+    bk = plan(cavalry_from="none")
+    ctx = make_ctx(rules, BK=bk)
+    ctx.state.cavalry = [6, 0, 4]
+    ctx.state.pool = 0
+    assert gain_cavalry(ctx, BK, 2) == 0
+    assert ctx.state.cavalry == [6, 0, 4]
     invariants.check(ctx.state, rules)
 
 
