@@ -45,7 +45,9 @@ def main() -> None:
     print(f"strategy={args.strategy} games/run={args.games} runs={args.runs}")
     print("games/s per run (wall): " + ", ".join(f"{r:.1f}" for r in wall))
     print("games/s per run (CPU):  " + ", ".join(f"{r:.1f}" for r in cpu))
-    print(f"median games/s, one core: {statistics.median(wall):.1f} wall, {statistics.median(cpu):.1f} CPU")
+    print(
+        f"median games/s, one core: {statistics.median(wall):.1f} wall, {statistics.median(cpu):.1f} CPU"
+    )
     print("(CPU time is less sensitive to other load on a shared machine; quote both)")
 
 

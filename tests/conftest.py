@@ -16,6 +16,11 @@ from simulate.rules.setup import new_state
 
 def pytest_addoption(parser):
     parser.addoption("--full", action="store_true", help="run the long soak/fuzz checks in full")
+    parser.addoption(
+        "--update-baseline",
+        action="store_true",
+        help="rewrite tests/baselines/drift.json from the current engine (tests/test_drift.py)",
+    )
 
 
 @pytest.fixture(scope="session")

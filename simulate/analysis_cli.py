@@ -1,0 +1,235 @@
+"""``vsim report``, ``vsim compare`` and ``vsim plan``: reading runs, not making them.
+
+    vsim report runs/forts                       # -> runs/forts/report/report.html, report.md, *.png
+    vsim report runs/forts --compare runs/forts-greedy --out /tmp/rep
+    vsim compare runs/forts --variants base fort-penalty-2
+    vsim compare runs/a runs/b                   # two runs made with the same --seed
+    vsim plan --delta 0.03 --paired-rho 0.4
+
+The commands are standalone click commands; ``register(group)`` adds them to the ``vsim``
+group (``python -m simulate.analysis_cli ...`` runs them alone). A bad input is one line on
+stderr and exit status 2, before anything is written.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+class AnalysisInputError(click.ClickException):
+    """A bad input: one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(str(message).split()))
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    if sys.stdout.isatty() or "COLUMNS" in os.environ:
+        return Console()
+    return Console(width=140)
+
+
+def _check_confidence(confidence: float) -> None:
+    if not 0.0 < confidence < 1.0:
+        raise AnalysisInputError(f"--confidence must be in (0, 1), got {confidence}")
+
+
+# ---------------------------------------------------------------------------------------------
+# vsim report
+
+
+@click.command("report")
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option(
+    "--compare", "compare_dirs", multiple=True, type=click.Path(path_type=Path), metavar="DIR2",
+    help="Another run played with the same --seed to compare with, game by game (repeatable).",
+)  # fmt: skip
+@click.option(
+    "--out", "-o", type=click.Path(path_type=Path), default=None,
+    help="Output directory (default: DIR/report).",
+)  # fmt: skip
+@click.option(
+    "--confidence", type=float, default=0.95, show_default=True,
+    help="Confidence level of every interval.",
+)  # fmt: skip
+def report(
+    directory: Path, compare_dirs: tuple[Path, ...], out: Path | None, confidence: float
+) -> None:
+    """Write the balance report of a run: report.html (self-contained), report.md, PNGs.
+
+    Win rates with Wilson and Goodman intervals, VP, Deccan Influence, Mongol outcomes, game
+    length, action mix, ties and failures, per faction and variant; the variants of the run
+    (and the runs given with --compare) compared on their common seeds.
+    """
+    from simulate.report import ReportError, build_report
+
+    _check_confidence(confidence)
+    try:
+        files = build_report(directory, out, compare_dirs, confidence)
+    except ReportError as exc:
+        raise AnalysisInputError(str(exc)) from None
+    click.echo(f"Report: {files.html}")
+    click.echo(f"        {files.markdown} and {len(files.figures)} figures in {files.out}/")
+
+
+# ---------------------------------------------------------------------------------------------
+# vsim compare
+
+
+@click.command("compare")
+@click.argument("directories", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--variants", nargs=2, default=None, metavar="A B",
+    help="The two variants: both from DIR, or A from DIR_A and B from DIR_B.",
+)  # fmt: skip
+@click.option(
+    "--out", "-o", type=click.Path(path_type=Path), default=None,
+    help="Output directory (default: DIR_B/compare-<A>-vs-<B>).",
+)  # fmt: skip
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option(
+    "--boot", type=int, default=2000, show_default=True,
+    help="Bootstrap resamples of the VP difference.",
+)  # fmt: skip
+def compare(
+    directories: tuple[Path, ...],
+    variants: tuple[str, str] | None,
+    out: Path | None,
+    confidence: float,
+    boot: int,
+) -> None:
+    """Compare two variants game by game on their common seeds (DIR --variants A B, or DIR_A DIR_B).
+
+    Per faction: win rates of A and B, the difference with its paired (Newcombe) interval
+    and McNemar p-value; the difference of mean VP with a paired bootstrap interval; and the
+    variance reduction the pairing bought. Writes compare.md, compare.png and compare.json.
+    """
+    from simulate import compare as cmp
+
+    _check_confidence(confidence)
+    if boot < 1:
+        raise AnalysisInputError(f"--boot must be a positive integer, got {boot}")
+    try:
+        a, b = cmp.resolve(directories, variants)
+        comp = cmp.compare(a, b, confidence=confidence, n_boot=boot)
+        files = cmp.write(comp, out if out is not None else cmp.default_out(a, b))
+    except cmp.CompareError as exc:
+        raise AnalysisInputError(str(exc)) from None
+    except cmp.ReportError as exc:
+        raise AnalysisInputError(str(exc)) from None
+    _print_comparison(comp)
+    click.echo(f"Wrote {files.markdown}, {files.figure.name} and {files.json.name}")
+
+
+def _print_comparison(comp: Any) -> None:
+    from rich.table import Table
+
+    from simulate import compare as cmp
+
+    console = _console()
+    console.print(cmp.summary_line(comp).replace("**", ""), highlight=False, soft_wrap=True)
+    for title, (cols, rows) in (
+        ("Win rates: paired difference (Newcombe) and McNemar test", cmp.win_table(comp)),
+        ("Mean final VP: paired bootstrap", cmp.vp_table(comp)),
+    ):
+        table = Table(title=title)
+        for i, c in enumerate(cols):
+            table.add_column(c, justify="left" if i == 0 else "right")
+        for r in rows:
+            table.add_row(*r)
+        console.print(table)
+
+
+# ---------------------------------------------------------------------------------------------
+# vsim plan
+
+
+@click.command("plan")
+@click.option(
+    "--delta", type=float, required=True,
+    help="The change in a faction's win rate to detect, e.g. 0.03 for 3 points.",
+)  # fmt: skip
+@click.option(
+    "--p0", type=float, default=1 / 3, show_default="1/3",
+    help="The win rate before the change.",
+)  # fmt: skip
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Two-sided test level.")
+@click.option("--power", type=float, default=0.8, show_default=True, help="Power of the test.")
+@click.option(
+    "--paired-rho", type=float, default=None,
+    help="Per-game correlation of the two variants' results on common seeds (the variance "
+    "reduction `vsim compare` reports for the win rate); default: unpaired.",
+)  # fmt: skip
+def plan(delta: float, p0: float, alpha: float, power: float, paired_rho: float | None) -> None:
+    """How many games per variant detect a given change in a faction's win rate."""
+    from rich.table import Table
+
+    from simulate import compare as cmp
+
+    try:
+        rows = cmp.plan_rows(delta, p0, alpha, power, paired_rho)
+        sentence = cmp.plan_sentence(delta, p0, alpha, power, paired_rho)
+    except ValueError as exc:
+        raise AnalysisInputError(_plan_message(str(exc))) from None
+    console = _console()
+    console.print(sentence, highlight=False, soft_wrap=True)
+    table = Table(title=f"Games per variant (alpha {alpha:g}, power {100 * power:g}%)")
+    table.add_column("change in win rate", justify="right")
+    table.add_column("from → to", justify="right")
+    table.add_column("unpaired", justify="right")
+    if paired_rho is not None:
+        table.add_column(f"paired, rho {paired_rho:g}", justify="right")
+    for r in rows:
+        mark = " ◀" if r["chosen"] else ""
+        cells = [
+            f"{100 * r['delta']:g} pp{mark}",
+            f"{100 * p0:.1f}% → {100 * (p0 + r['delta']):.1f}%",
+            f"{r['unpaired']:,}",
+        ]
+        if paired_rho is not None:
+            cells.append(f"{r['paired']:,}")
+        table.add_row(*cells)
+    console.print(table)
+
+
+def _plan_message(text: str) -> str:
+    text = text.replace("p0 + delta", "--p0 + --delta")
+    text = text.replace("paired_rho", "--paired-rho")
+    for name in ("delta", "alpha", "power", "p0"):
+        if text.startswith(name):
+            text = "--" + text
+    return text
+
+
+COMMANDS = (report, compare, plan)
+
+
+def register(group: click.Group) -> click.Group:
+    """Add ``report``, ``compare`` and ``plan`` to a click group (the ``vsim`` CLI)."""
+    for command in COMMANDS:
+        group.add_command(command)
+    return group
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m simulate.analysis_cli report|compare|plan ...``: the three commands alone,
+    for a checkout whose ``vsim`` does not list them yet."""
+    group = click.Group("vsim", help="Reports, paired comparisons and sample sizes for vsim runs.")
+    register(group)
+    group.main(args=argv, prog_name="vsim")
+
+
+__all__ = ["COMMANDS", "compare", "main", "plan", "register", "report"]
+
+
+if __name__ == "__main__":
+    main()

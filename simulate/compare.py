@@ -1,0 +1,477 @@
+"""Paired comparison of two variants (or two runs) played on the same game seeds.
+
+Game ``k`` of a study plays with the seed ``seeds.game_seed(master, k)`` under every variant,
+so two variants of one run, or two runs made with the same ``--seed``, can be compared game by
+game (common random numbers): the games are joined on ``game_index`` and their ``seed``
+columns must agree, else the comparison is refused (:class:`CompareError`, one line).
+Games that errored on either side are dropped from the pairs and counted.
+
+Per faction (and for unresolved ties) the win rates are compared with
+``stats.paired_win_comparison`` (Newcombe's paired interval, McNemar's test), and the mean
+final VP with ``stats.paired_mean_difference`` (paired bootstrap), which also says what the
+pairing bought (``variance_reduction`` and the equivalent sample-size multiplier).
+
+>>> a, b = resolve(["runs/x"], ("base", "timurs-shadow"))    # doctest: +SKIP
+>>> comparison = compare(a, b)                               # doctest: +SKIP
+>>> write(comparison, Path("runs/x/compare-base-vs-timurs-shadow"))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from simulate import figures, stats
+from simulate.report import Block, Document, ReportError, Run, load_run, num, pct
+from simulate.result import FACTIONS
+
+OUTCOMES = (*FACTIONS, "tie")
+PLAN_DELTAS = (0.01, 0.02, 0.03, 0.05, 0.10)
+
+
+class CompareError(ReportError):
+    """Two sides that cannot be compared (the message is one line)."""
+
+
+class TooFewPairs(CompareError):
+    """Fewer than two games finished on both sides."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """One variant of one run."""
+
+    run: Run
+    variant: str
+    label: str
+
+    def games(self) -> pl.DataFrame:
+        return self.run.variant_games(self.variant, ok=False)
+
+
+@dataclass
+class Comparison:
+    a: Side
+    b: Side
+    confidence: float
+    n: int  # paired games used (finished on both sides)
+    common: int  # game indices present on both sides
+    only_a: int  # game indices only side a has
+    only_b: int
+    errored: int  # common games dropped because they errored on a side
+    wins: list[dict[str, Any]] = field(default_factory=list)
+    vp: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "a": {
+                "run": str(self.a.run.directory),
+                "variant": self.a.variant,
+                "label": self.a.label,
+            },
+            "b": {
+                "run": str(self.b.run.directory),
+                "variant": self.b.variant,
+                "label": self.b.label,
+            },
+            "master_seed": self.a.run.master_seed,
+            "confidence": self.confidence,
+            "paired_games": self.n,
+            "common_games": self.common,
+            "only_a": self.only_a,
+            "only_b": self.only_b,
+            "errored_pairs_dropped": self.errored,
+            "wins": self.wins,
+            "vp": self.vp,
+        }
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "_"
+
+
+def _choose(run: Run, name: str, role: str) -> str:
+    if name not in run.variants:
+        raise CompareError(
+            f"no variant {name!r} in {run.directory} (it has {', '.join(run.variants)}); "
+            f"check {role} of --variants"
+        )
+    return name
+
+
+def resolve(
+    directories: Sequence[Path | str], variants: Sequence[str] | None = None
+) -> tuple[Side, Side]:
+    """The two sides named on the command line: ``DIR --variants A B`` (one run) or
+    ``DIR_A DIR_B [--variants A B]`` (A from DIR_A, B from DIR_B)."""
+    if variants is not None and len(variants) != 2:
+        raise CompareError("--variants takes exactly two names: A B")
+    if len(directories) == 1:
+        run = load_run(directories[0])
+        if variants:
+            a, b = _choose(run, variants[0], "the first"), _choose(run, variants[1], "the second")
+        elif len(run.variants) == 2:
+            a, b = run.variants
+        else:
+            raise CompareError(
+                f"{run.directory} has {len(run.variants)} variant(s) "
+                f"({', '.join(run.variants)}); name two with --variants A B, or give two runs"
+            )
+        if a == b:
+            raise CompareError(f"both sides are variant {a!r}; name two different variants")
+        return Side(run, a, a), Side(run, b, b)
+    if len(directories) == 2:
+        run_a, run_b = load_run(directories[0]), load_run(directories[1])
+        if variants:
+            a = _choose(run_a, variants[0], "the first")
+            b = _choose(run_b, variants[1], "the second")
+        else:
+            for run in (run_a, run_b):
+                if len(run.variants) != 1:
+                    raise CompareError(
+                        f"{run.directory} has several variants ({', '.join(run.variants)}); "
+                        "choose with --variants A B (A from DIR_A, B from DIR_B)"
+                    )
+            a, b = run_a.variants[0], run_b.variants[0]
+        return _two_run_sides(run_a, a, run_b, b)
+    raise CompareError("give one run directory (with --variants A B) or two run directories")
+
+
+def _two_run_sides(run_a: Run, a: str, run_b: Run, b: str) -> tuple[Side, Side]:
+    if run_a.directory.resolve() == run_b.directory.resolve():
+        return Side(run_a, a, a), Side(run_b, b, b)
+    if a != b:
+        return Side(run_a, a, a), Side(run_b, b, b)
+    la, lb = f"{run_a.name}:{a}", f"{run_b.name}:{b}"
+    if la == lb:
+        la, lb = f"{run_a.directory}:{a}", f"{run_b.directory}:{b}"
+    return Side(run_a, a, la), Side(run_b, b, lb)
+
+
+def report_pairs(run: Run, others: Sequence[Run]) -> list[tuple[Side, Side]]:
+    """The comparisons a report of ``run`` shows: each of its variants after the first against
+    the first; and for each run given with ``--compare``, its same-named variants (or, with
+    none in common, each of its variants against ``run``'s first)."""
+    pairs = []
+    first = run.variants[0]
+    for v in run.variants[1:]:
+        pairs.append((Side(run, first, first), Side(run, v, v)))
+    for other in others:
+        if other.directory.resolve() == run.directory.resolve():
+            continue  # the run's own variants are compared above
+        common = [v for v in run.variants if v in other.variants]
+        if common:
+            pairs += [_two_run_sides(run, v, other, v) for v in common]
+        else:
+            pairs += [_two_run_sides(run, first, other, w) for w in other.variants]
+    return pairs
+
+
+def paired_games(a: Side, b: Side) -> tuple[pl.DataFrame, dict[str, int]]:
+    """The games of both sides joined on ``game_index`` (columns of b suffixed ``_b``), only
+    those finished on both; CompareError if a common game's seeds differ."""
+    cols = ["game_index", "seed", "winner", "error", *(f"vp_{f}" for f in FACTIONS)]
+    ga = a.games().select(cols)
+    gb = b.games().select(cols)
+    joined = ga.join(gb, on="game_index", how="inner", suffix="_b").sort("game_index")
+    if joined.height == 0:
+        raise CompareError(f"{a.label} and {b.label} have no game index in common; nothing to pair")
+    bad = joined.filter(pl.col("seed") != pl.col("seed_b"))
+    if bad.height:
+        k = bad.get_column("game_index")[0]
+        raise CompareError(
+            f"cannot pair {a.label} with {b.label}: game seeds differ ({bad.height} of "
+            f"{joined.height} common games, first game {k}; master seed {a.run.master_seed} vs "
+            f"{b.run.master_seed}); a paired comparison needs runs made with the same --seed"
+        )
+    ok = joined.filter(pl.col("error").is_null() & pl.col("error_b").is_null())
+    counts = {
+        "common": joined.height,
+        "only_a": ga.height - joined.height,
+        "only_b": gb.height - joined.height,
+        "errored": joined.height - ok.height,
+    }
+    return ok, counts
+
+
+def compare(
+    a: Side, b: Side, confidence: float = 0.95, n_boot: int = 2000, boot_seed: int = 0
+) -> Comparison:
+    """Compare side ``b`` with side ``a`` on their common seeds (differences are b - a)."""
+    from statsmodels.stats.multitest import multipletests
+
+    ok, counts = paired_games(a, b)
+    if ok.height < 2:
+        raise TooFewPairs(
+            f"only {ok.height} game(s) of {a.label} and {b.label} finished on both sides; "
+            "a paired comparison needs at least two"
+        )
+    win_a = ["tie" if w is None else w for w in ok.get_column("winner").to_list()]
+    win_b = ["tie" if w is None else w for w in ok.get_column("winner_b").to_list()]
+    wins = []
+    for outcome in OUTCOMES:
+        row = stats.paired_win_comparison(win_a, win_b, outcome, confidence)
+        ind = stats.paired_mean_difference(
+            [w == outcome for w in win_a], [w == outcome for w in win_b], confidence, n_boot=1
+        )
+        row["variance_reduction"] = ind["variance_reduction"]
+        row["pairing_efficiency"] = ind["pairing_efficiency"]
+        wins.append(row)
+    pvals = [r["p_value"] for r in wins if r["faction"] in FACTIONS]
+    if all(p == p for p in pvals):
+        adjusted = multipletests(pvals, method="holm")[1]
+        for r, p in zip((r for r in wins if r["faction"] in FACTIONS), adjusted, strict=True):
+            r["p_holm"] = float(p)
+    vp = []
+    for f in FACTIONS:
+        row = stats.paired_mean_difference(
+            ok.get_column(f"vp_{f}").to_numpy(),
+            ok.get_column(f"vp_{f}_b").to_numpy(),
+            confidence,
+            n_boot=n_boot,
+            seed=boot_seed,
+        )
+        vp.append({"faction": f, **row})
+    return Comparison(a, b, confidence, ok.height, wins=wins, vp=vp, **counts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Presentation
+
+
+def _pp(x: float) -> str:
+    return "–" if x != x else f"{100 * x:+.1f} pp"
+
+
+def _pp_ci(lo: float, hi: float) -> str:
+    return "–" if lo != lo else f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def _p(p: float | None) -> str:
+    if p is None or p != p:
+        return "–"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _reduction(r: float, eff: float) -> str:
+    if r != r:
+        return "n/a (no variation)"
+    mult = "∞" if math.isinf(eff) else f"{eff:.1f}"
+    return f"{100 * r:.0f}% (×{mult})"
+
+
+def win_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
+    level = f"{100 * comp.confidence:g}%"
+    cols = [
+        "faction",
+        "win rate A",
+        "win rate B",
+        "B - A",
+        f"{level} paired CI",
+        "McNemar p",
+        "Holm p",
+        "B only / A only",
+        "variance reduction",
+    ]
+    rows = [
+        [
+            "unresolved tie" if r["faction"] == "tie" else r["faction"],
+            pct(r["rate_a"]),
+            pct(r["rate_b"]),
+            _pp(r["diff"]),
+            _pp_ci(r["diff_low"], r["diff_high"]),
+            _p(r["p_value"]),
+            _p(r.get("p_holm")) if r["faction"] != "tie" else "",
+            f"{r['b01']} / {r['b10']}",
+            _reduction(r["variance_reduction"], r["pairing_efficiency"]),
+        ]
+        for r in comp.wins
+    ]
+    return cols, rows
+
+
+def vp_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
+    level = f"{100 * comp.confidence:g}%"
+    cols = [
+        "faction",
+        "mean VP A",
+        "mean VP B",
+        "B - A",
+        f"{level} paired bootstrap CI",
+        "SE paired / unpaired",
+        "variance reduction",
+    ]
+    rows = [
+        [
+            r["faction"],
+            num(r["mean_a"]),
+            num(r["mean_b"]),
+            f"{r['diff']:+.2f}",
+            f"[{r['diff_low']:+.2f}, {r['diff_high']:+.2f}]",
+            f"{num(r['paired_se'], 3)} / {num(r['unpaired_se'], 3)}",
+            _reduction(r["variance_reduction"], r["pairing_efficiency"]),
+        ]
+        for r in comp.vp
+    ]
+    return cols, rows
+
+
+def summary_line(comp: Comparison) -> str:
+    a, b = comp.a, comp.b
+    parts = [f"Paired on **{comp.n} games** with common seeds (master seed {a.run.master_seed})"]
+    extra = []
+    if comp.errored:
+        extra.append(f"{comp.errored} dropped because they errored on a side")
+    if comp.only_a or comp.only_b:
+        extra.append(f"{comp.only_a} only in A and {comp.only_b} only in B left out")
+    if extra:
+        parts.append(" (" + "; ".join(extra) + ")")
+    parts.append(f". A = {a.label}, B = {b.label}.")
+    if a.run.strategies != b.run.strategies:
+        sa = ", ".join(f"{f}={s}" for f, s in a.run.strategies.items())
+        sb = ", ".join(f"{f}={s}" for f, s in b.run.strategies.items())
+        parts.append(f" Strategies differ: A {sa}; B {sb}.")
+    return "".join(parts)
+
+
+def blocks(comp: Comparison) -> list[Block]:
+    """The comparison as document blocks (used by compare.md and the report)."""
+    doc = Document("")
+    doc.p(summary_line(comp))
+    doc.p(
+        "**Win rates** (Newcombe paired interval; McNemar test of equal rates; *B only / A "
+        "only*: games the faction won under one side only):"
+    )
+    doc.table(*win_table(comp))
+    doc.p("**Mean final VP** (paired bootstrap):")
+    doc.table(*vp_table(comp))
+    doc.p(
+        "p-values are per faction; *Holm p* adjusts them for testing three factions at once. "
+        "*Variance reduction* = 1 - var(B - A) / (var A + var B); the pairing made the "
+        "comparison as precise as (×) that many times more unpaired games. For a win rate it "
+        "is the per-game correlation to pass to `vsim plan --paired-rho`."
+    )
+    return doc.blocks
+
+
+def figure(comp: Comparison) -> Any:
+    return figures.comparison(comp.wins, comp.vp, comp.a.label, comp.b.label, comp.confidence)
+
+
+def default_out(a: Side, b: Side) -> Path:
+    return b.run.directory / f"compare-{_safe(a.label)}-vs-{_safe(b.label)}"
+
+
+@dataclass
+class CompareFiles:
+    out: Path
+    markdown: Path
+    figure: Path
+    json: Path
+
+
+def write(comp: Comparison, out: Path) -> CompareFiles:
+    """Write ``compare.md``, ``compare.png`` and ``compare.json`` into ``out``."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CompareError(f"cannot create {out}: {exc.strerror}") from None
+    png = figures.save(figure(comp), out / "compare.png")
+    doc = Document(f"Paired comparison: {comp.b.label} vs {comp.a.label}")
+    doc.blocks += blocks(comp)
+    doc.figure(png, "Per-faction difference B - A with paired intervals.")
+    md = out / "compare.md"
+    md.write_text(doc.markdown(), encoding="utf-8")
+    js = out / "compare.json"
+    text = json.dumps(_finite(comp.to_json()), indent=2, allow_nan=False, default=_json_default)
+    js.write_text(text + "\n", "utf-8")
+    return CompareFiles(out, md, png, js)
+
+
+def _finite(x: Any) -> Any:
+    """``x`` with NaN and infinities replaced by None (strict JSON has neither)."""
+    if isinstance(x, float):
+        return None if x != x or math.isinf(x) else x
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
+def _json_default(x: Any) -> Any:
+    if hasattr(x, "item"):
+        return x.item()
+    return str(x)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sample sizes
+
+
+def plan_rows(
+    delta: float,
+    p0: float = 1 / 3,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    paired_rho: float | None = None,
+    deltas: Sequence[float] = PLAN_DELTAS,
+) -> list[dict[str, Any]]:
+    """Games per variant for ``delta`` and a few other deltas (those with p0 + d <= 1),
+    unpaired and (with ``paired_rho``) paired: ``stats.games_needed``; ValueError if bad."""
+    stats.games_needed(delta, p0, alpha, power, paired_rho)  # validates every input
+    chosen = [delta] + [d for d in deltas if not math.isclose(d, delta) and p0 + d <= 1.0]
+    out = []
+    for d in sorted(chosen):
+        row = {
+            "delta": d,
+            "unpaired": stats.games_needed(d, p0, alpha, power),
+            "chosen": d == delta,
+        }
+        if paired_rho is not None:
+            row["paired"] = stats.games_needed(d, p0, alpha, power, paired_rho)
+        out.append(row)
+    return out
+
+
+def plan_sentence(
+    delta: float, p0: float, alpha: float, power: float, paired_rho: float | None
+) -> str:
+    n = stats.games_needed(delta, p0, alpha, power)
+    text = (
+        f"To detect a change of {100 * delta:g} percentage points in a faction's win rate "
+        f"(from {100 * p0:.1f}% to {100 * (p0 + delta):.1f}%) with a two-sided test at "
+        f"alpha = {alpha:g} and {100 * power:g}% power, play {n:,} games per variant"
+    )
+    if paired_rho is None:
+        return text + " (unpaired; variants on common seeds need fewer: give --paired-rho)."
+    m = stats.games_needed(delta, p0, alpha, power, paired_rho)
+    return (
+        text + f" unpaired, or {m:,} per variant on common seeds with per-game correlation "
+        f"rho = {paired_rho:g}."
+    )
+
+
+__all__ = [
+    "CompareError",
+    "TooFewPairs",
+    "Comparison",
+    "Side",
+    "blocks",
+    "compare",
+    "default_out",
+    "figure",
+    "paired_games",
+    "plan_rows",
+    "plan_sentence",
+    "report_pairs",
+    "resolve",
+    "write",
+]

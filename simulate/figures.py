@@ -1,0 +1,467 @@
+"""Figures of a balance report, drawn with matplotlib's object API on the Agg canvas.
+
+Each function takes summaries computed by :mod:`simulate.report` (plain rows or polars
+frames) and returns a :class:`matplotlib.figure.Figure`; :func:`save` writes it as a PNG.
+No pyplot state is touched, so the functions are safe in scripts, tests and notebooks.
+
+Colours follow the game: the Delhi Sultanate (DS) dark grey, the Bahmani Kingdom (BK)
+turquoise, Vijayanagara (VE) gold. Variants are told apart by line style or by a second,
+faction-free palette.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
+
+FACTIONS = ("DS", "BK", "VE")
+FACTION_NAMES = {"DS": "Delhi Sultanate", "BK": "Bahmani Kingdom", "VE": "Vijayanagara"}
+FACTION_COLOURS = {"DS": "#2b2b2b", "BK": "#14a3a3", "VE": "#e0aa00", "tie": "#a6a6a6"}
+# Variants: a palette with none of the faction colours in it.
+VARIANT_COLOURS = ("#6a3d9a", "#d95f02", "#1f78b4", "#e7298a", "#66a61e", "#a6761d")
+VARIANT_STYLES = ("-", "--", ":", "-.")
+ACTIONS = ("event", "command_decree", "command", "limited", "pass")
+ACTION_LABELS = {
+    "event": "Event",
+    "command_decree": "Command + Decree",
+    "command": "Command only",
+    "limited": "Limited Command",
+    "pass": "Pass",
+}
+ACTION_COLOURS = {
+    "event": "#984ea3",
+    "command_decree": "#377eb8",
+    "command": "#a6cee3",
+    "limited": "#fdbf6f",
+    "pass": "#d9d9d9",
+}
+DPI = 110
+
+
+def _figure(width: float, height: float) -> Figure:
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def variant_colour(i: int) -> str:
+    return VARIANT_COLOURS[i % len(VARIANT_COLOURS)]
+
+
+def variant_style(i: int) -> str:
+    return VARIANT_STYLES[i % len(VARIANT_STYLES)]
+
+
+def save(fig: Figure, path: Path | str) -> Path:
+    """Write ``fig`` as a PNG at ``path`` and return the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=DPI, format="png", facecolor="white")
+    return path
+
+
+def data_uri(path: Path | str) -> str:
+    """A PNG file as a ``data:image/png;base64,...`` URI (for self-contained HTML)."""
+    return "data:image/png;base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
+
+
+def _pct_axis(ax: Any, axis: str = "y") -> None:
+    from matplotlib.ticker import FuncFormatter
+
+    fmt = FuncFormatter(lambda x, _pos: f"{round(100 * x, 2):g}%")
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(fmt)
+
+
+def _no_data(ax: Any, text: str = "no data") -> None:
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, color="#666")
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+# ---------------------------------------------------------------------------------------------
+# Win rates
+
+
+def win_rates(rows: Sequence[Mapping[str, Any]], variants: Sequence[str]) -> Figure:
+    """Win rate per faction (and unresolved ties) for each variant, with 95% intervals.
+
+    ``rows``: ``stats.win_rate_table`` rows with a ``variant`` key added.
+    """
+    outcomes = (*FACTIONS, "tie")
+    nv = len(variants)
+    fig = _figure(max(7.5, 2.6 * nv + 3.0), 4.8)
+    ax = fig.add_subplot()
+    width = 0.8 / len(outcomes)
+    by_key = {(r["variant"], r["faction"]): r for r in rows}
+    for j, outcome in enumerate(outcomes):
+        xs, ys, wil, goo = [], [], [], []
+        for i, v in enumerate(variants):
+            r = by_key.get((v, outcome))
+            if r is None or not r["n"]:
+                continue
+            x = i + (j - (len(outcomes) - 1) / 2) * width
+            xs.append(x)
+            ys.append(r["rate"])
+            wil.append((r["rate"] - r["wilson_low"], r["wilson_high"] - r["rate"]))
+            goo.append((r["rate"] - r["goodman_low"], r["goodman_high"] - r["rate"]))
+        if not xs:
+            continue
+        label = "unresolved tie" if outcome == "tie" else f"{outcome} ({FACTION_NAMES[outcome]})"
+        ax.bar(
+            xs,
+            ys,
+            width * 0.92,
+            color=FACTION_COLOURS[outcome],
+            label=label,
+            hatch="//" if outcome == "tie" else None,
+            edgecolor="white" if outcome != "tie" else "#777777",
+        )
+        g = np.array(goo).T
+        ax.errorbar(xs, ys, yerr=g, fmt="none", ecolor="#9a9a9a", elinewidth=3.5, capsize=0)
+        w = np.array(wil).T
+        ax.errorbar(xs, ys, yerr=w, fmt="none", ecolor="#c0392b", elinewidth=1.4, capsize=3)
+        for x, y, hi in zip(xs, ys, np.array(ys) + g[1], strict=True):
+            ax.text(x, hi + 0.015, f"{100 * y:.1f}%", ha="center", va="bottom", fontsize=7.5)
+    if not any(r["n"] for r in rows):
+        ax.text(0.5, 0.5, "no finished games", ha="center", va="center", transform=ax.transAxes)
+    ax.set_xticks(range(nv))
+    ax.set_xticklabels(variants)
+    ax.set_xlim(-0.6, nv - 0.4)
+    ax.set_ylim(0, 1.12)
+    _pct_axis(ax)
+    ax.set_ylabel("share of games won (%)")
+    ax.set_xlabel("variant")
+    ax.set_title("Win rate by faction (errored games excluded)")
+    handles, labels = ax.get_legend_handles_labels()
+    handles += [
+        Line2D([], [], color="#c0392b", lw=1.4, marker="_", markersize=8),
+        Line2D([], [], color="#9a9a9a", lw=3.5),
+    ]
+    labels += ["95% Wilson interval", "95% Goodman (simultaneous)"]
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# Distributions of final values
+
+
+def vp_distribution(games: pl.DataFrame, variants: Sequence[str]) -> Figure:
+    """Final victory points: one panel per faction, one line per variant (share of games)."""
+    fig = _figure(11.0, 3.8)
+    axes = fig.subplots(1, 3, sharey=True)
+    for ax, f in zip(axes, FACTIONS, strict=True):
+        col = f"vp_{f}"
+        values = games.get_column(col).drop_nulls() if games.height else pl.Series([])
+        if values.len() == 0:
+            _no_data(ax)
+            ax.set_title(f"{f} ({FACTION_NAMES[f]})")
+            continue
+        lo, hi = int(values.min()), int(values.max())
+        edges = np.arange(lo - 0.5, hi + 1.5)
+        for i, v in enumerate(variants):
+            x = games.filter(pl.col("variant") == v).get_column(col).drop_nulls().to_numpy()
+            if x.size == 0:
+                continue
+            weights = np.full(x.size, 1.0 / x.size)
+            if i == 0:
+                ax.hist(x, edges, weights=weights, color=FACTION_COLOURS[f], alpha=0.35)
+            ax.hist(
+                x,
+                edges,
+                weights=weights,
+                histtype="step",
+                color=FACTION_COLOURS[f],
+                linestyle=variant_style(i),
+                linewidth=1.8,
+            )
+        ax.set_title(f"{f} ({FACTION_NAMES[f]})")
+        ax.set_xlabel("final victory points (VP)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("share of games (%)")
+    _pct_axis(axes[0])
+    handles = [
+        Patch(facecolor="#bbbbbb", edgecolor="#444444", linestyle=variant_style(i), lw=1.5)
+        if i == 0
+        else Line2D([], [], color="#444444", linestyle=variant_style(i), lw=1.8)
+        for i in range(len(variants))
+    ]
+    fig.legend(
+        handles,
+        [f"variant: {v}" for v in variants],
+        loc="outside lower center",
+        ncol=max(1, len(variants)),
+        fontsize=9,
+    )
+    fig.suptitle("Final victory points by faction (share of finished games)")
+    return fig
+
+
+def over_turns(
+    curves: pl.DataFrame,
+    variants: Sequence[str],
+    factions: Sequence[str],
+    *,
+    title: str,
+    ylabel: str,
+) -> Figure:
+    """Mean of a per-card quantity over the card position, 95% band, one panel per variant.
+
+    ``curves``: columns variant, faction, turn, mean, low, high, n.
+    """
+    nv = max(1, len(variants))
+    cols = min(nv, 2)
+    rows = math.ceil(nv / cols)
+    fig = _figure(6.0 * cols + 1.0, 3.9 * rows)
+    axes = np.atleast_1d(fig.subplots(rows, cols, sharey=True, squeeze=False)).ravel()
+    for ax, v in zip(axes, variants, strict=False):
+        sub = curves.filter(pl.col("variant") == v)
+        if sub.height == 0:
+            _no_data(ax)
+            ax.set_title(v)
+            continue
+        for f in factions:
+            c = sub.filter(pl.col("faction") == f).sort("turn")
+            if c.height == 0:
+                continue
+            t = c.get_column("turn").to_numpy()
+            ax.fill_between(
+                t,
+                c.get_column("low").to_numpy(),
+                c.get_column("high").to_numpy(),
+                color=FACTION_COLOURS[f],
+                alpha=0.22,
+                linewidth=0,
+            )
+            ax.plot(t, c.get_column("mean").to_numpy(), color=FACTION_COLOURS[f], lw=2, label=f)
+        ax.set_title(f"variant: {v}")
+        ax.set_xlabel("card played (position in the deck)")
+        ax.grid(alpha=0.3)
+        ax.tick_params(labelleft=True)
+    for ax in axes[len(variants) :]:
+        ax.set_visible(False)
+    for ax in axes[::cols]:
+        ax.set_ylabel(ylabel)
+    handles = [Line2D([], [], color=FACTION_COLOURS[f], lw=2) for f in factions]
+    labels = [f"{f} ({FACTION_NAMES[f]}), mean" for f in factions]
+    handles.append(Patch(color="#888888", alpha=0.3))
+    labels.append("95% interval of the mean")
+    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), fontsize=8.5)
+    fig.suptitle(title)
+    return fig
+
+
+def _grouped_counts(
+    ax: Any, games: pl.DataFrame, column: str, variants: Sequence[str], values: Sequence[int]
+) -> None:
+    """Bars of the share of games per integer value of ``column``, grouped by variant."""
+    nv = max(1, len(variants))
+    width = 0.8 / nv
+    for i, v in enumerate(variants):
+        x = games.filter(pl.col("variant") == v).get_column(column).drop_nulls().to_list()
+        if not x:
+            continue
+        shares = [x.count(val) / len(x) for val in values]
+        pos = np.arange(len(values)) + (i - (nv - 1) / 2) * width
+        ax.bar(pos, shares, width * 0.95, color=variant_colour(i), label=v)
+    ax.set_xticks(np.arange(len(values)))
+    step = max(1, math.ceil(len(values) / 14))
+    ax.set_xticklabels([str(val) if k % step == 0 else "" for k, val in enumerate(values)])
+    _pct_axis(ax)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def _int_range(games: pl.DataFrame, column: str, lo: int | None = None) -> list[int]:
+    s = games.get_column(column).drop_nulls()
+    if s.len() == 0:
+        return []
+    low = int(s.min()) if lo is None else min(lo, int(s.min()))
+    return list(range(low, int(s.max()) + 1))
+
+
+def mongol_outcomes(games: pl.DataFrame, variants: Sequence[str]) -> Figure:
+    """Invaders left in Delhi at the end, Delhi's Timur bonus (5.1), Troops lost to Mongols."""
+    fig = _figure(12.5, 4.0)
+    axes = fig.subplots(1, 3)
+    panels = (
+        ("mongols_in_delhi_end", "Mongol Invaders in Delhi at the end", "Invaders (pieces)", 0),
+        ("delhi_timur_bonus", "Delhi's Timur bonus to DS (5.1)", "bonus (VP)", None),
+    )
+    for ax, (col, title, xlabel, lo) in zip(axes[:2], panels, strict=True):
+        values = _int_range(games, col, lo) if games.height else []
+        if col == "delhi_timur_bonus" and values:
+            values = list(range(min(-3, values[0]), max(3, values[-1]) + 1))
+        if not values:
+            _no_data(ax)
+        else:
+            _grouped_counts(ax, games, col, variants, values)
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+    axes[0].set_ylabel("share of games (%)")
+    ax = axes[2]
+    col = "troops_lost_to_mongols"
+    s = games.get_column(col).drop_nulls() if games.height else pl.Series([])
+    if s.len() == 0:
+        _no_data(ax)
+    else:
+        lo, hi = int(s.min()), int(s.max())
+        step = max(1, math.ceil((hi - lo + 1) / 25))
+        edges = np.arange(lo, hi + step + 1, step) - 0.5
+        for i, v in enumerate(variants):
+            x = games.filter(pl.col("variant") == v).get_column(col).drop_nulls().to_numpy()
+            if x.size:
+                ax.hist(
+                    x,
+                    edges,
+                    weights=np.full(x.size, 1.0 / x.size),
+                    histtype="step",
+                    lw=1.8,
+                    color=variant_colour(i),
+                    linestyle=variant_style(i),
+                    label=f"{v} (mean {x.mean():.1f})",
+                )
+        _pct_axis(ax)
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+    ax.set_title("Sultanate Troops lost to Mongols")
+    ax.set_xlabel("Troops removed per game (pieces)")
+    handles = [Patch(color=variant_colour(i)) for i in range(len(variants))]
+    fig.legend(handles, list(variants), loc="outside lower center", ncol=len(variants), fontsize=9)
+    fig.suptitle("Mongol outcomes (share of games)")
+    return fig
+
+
+def game_length(games: pl.DataFrame, variants: Sequence[str]) -> Figure:
+    """Cards played per game, one bar group per variant."""
+    fig = _figure(7.5, 3.8)
+    ax = fig.add_subplot()
+    values = _int_range(games, "cards_played") if games.height else []
+    if not values:
+        _no_data(ax)
+    else:
+        _grouped_counts(ax, games, "cards_played", variants, values)
+        ax.legend(title="variant", fontsize=8.5)
+    ax.set_xlabel("cards played in the game")
+    ax.set_ylabel("share of games (%)")
+    ax.set_title("Game length")
+    return fig
+
+
+def action_mix(shares: pl.DataFrame, variants: Sequence[str]) -> Figure:
+    """What each faction did when it acted: stacked shares of its actions.
+
+    ``shares``: columns variant, faction, action (one of ACTIONS), share.
+    """
+    labels = [(v, f) for v in variants for f in FACTIONS]
+    fig = _figure(9.5, 1.0 + 0.42 * len(labels) + 0.25 * len(variants))
+    ax = fig.add_subplot()
+    y = []
+    pos = 0.0
+    for i, _ in enumerate(labels):
+        if i and i % len(FACTIONS) == 0:
+            pos += 0.6  # a gap between variants
+        y.append(pos)
+        pos += 1
+    lookup = {
+        (r["variant"], r["faction"], r["action"]): r["share"] for r in shares.iter_rows(named=True)
+    }
+    left = np.zeros(len(labels))
+    for a in ACTIONS:
+        widths = np.array([lookup.get((v, f, a), 0.0) for v, f in labels])
+        ax.barh(y, widths, 0.8, left=left, color=ACTION_COLOURS[a], label=ACTION_LABELS[a])
+        for yy, lft, w in zip(y, left, widths, strict=True):
+            if w >= 0.06:
+                ax.text(
+                    lft + w / 2,
+                    yy,
+                    f"{100 * w:.0f}%",
+                    ha="center",
+                    va="center",
+                    fontsize=7.5,
+                    color="white" if a in ("event", "command_decree") else "black",
+                )
+        left += widths
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{f} · {v}" if len(variants) > 1 else f for v, f in labels])
+    for tick, (_, f) in zip(ax.get_yticklabels(), labels, strict=True):
+        tick.set_color(FACTION_COLOURS[f] if f != "VE" else "#9c7600")
+        tick.set_fontweight("bold")
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    _pct_axis(ax, "x")
+    ax.set_xlabel("share of the faction's turns as an eligible faction (%)")
+    ax.set_title("Action mix per faction")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# Paired comparison
+
+
+def _signed(x: float, digits: int) -> str:
+    """``x`` with its sign, and no "-0.0" for a value that rounds to zero."""
+    text = f"{x:+.{digits}f}"
+    return "+" + text[1:] if float(text) == 0 else text
+
+
+def comparison(
+    wins: Sequence[Mapping[str, Any]],
+    vp: Sequence[Mapping[str, Any]],
+    label_a: str,
+    label_b: str,
+    confidence: float = 0.95,
+) -> Figure:
+    """Per-faction difference B - A: win rate (paired Newcombe interval) and mean VP
+    (paired bootstrap interval)."""
+    fig = _figure(11.0, 3.6)
+    ax_w, ax_v = fig.subplots(1, 2)
+    level = f"{100 * confidence:g}%"
+    for ax, rows, scale, unit, title, digits in (
+        (ax_w, wins, 100.0, "percentage points", "Win rate", 1),
+        (ax_v, vp, 1.0, "VP", "Mean final VP", 2),
+    ):
+        names = [r["faction"] for r in rows]
+        ypos = np.arange(len(rows))
+        for yy, r in zip(ypos, rows, strict=True):
+            colour = FACTION_COLOURS.get(r["faction"], "#a6a6a6")
+            d, lo, hi = (scale * r[k] for k in ("diff", "diff_low", "diff_high"))
+            ax.errorbar(
+                [d], [yy], xerr=[[d - lo], [hi - d]], fmt="o", color=colour, ms=7, capsize=4, lw=2
+            )
+            ax.annotate(
+                f"{_signed(d, digits)} [{_signed(lo, digits)}, {_signed(hi, digits)}]",
+                (hi, yy),
+                xytext=(6, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=8.5,
+            )
+        ax.axvline(0, color="#555555", lw=1, ls="--")
+        ax.set_yticks(ypos)
+        ax.set_yticklabels(["unresolved tie" if n == "tie" else n for n in names])
+        ax.invert_yaxis()
+        ax.set_xlabel(f"{label_b} minus {label_a} ({unit})")
+        ax.set_title(f"{title}: difference with {level} paired interval")
+        ax.grid(axis="x", alpha=0.3)
+        if rows:
+            lo_all = min(scale * r["diff_low"] for r in rows)
+            hi_all = max(scale * r["diff_high"] for r in rows)
+            span = max(hi_all - lo_all, 1e-6)
+            ax.set_xlim(min(lo_all, 0) - 0.08 * span, max(hi_all, 0) + 0.65 * span)
+            ax.set_ylim(len(rows) - 0.5, -0.5)
+    fig.suptitle(f"Paired comparison on common seeds: {label_b} vs {label_a}")
+    return fig

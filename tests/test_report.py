@@ -1,0 +1,302 @@
+"""``vsim report``, ``vsim compare`` and ``vsim plan``: the files a designer reads, and numbers
+that are exactly those of ``simulate.stats`` on the same data."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+from pathlib import Path
+
+import click
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from simulate import records, runner, stats
+from simulate.analysis_cli import compare, plan, register, report
+from simulate.result import FACTIONS
+
+GAMES = 30
+SEED = 3
+FIGURES = (
+    "win_rates",
+    "vp_distribution",
+    "vp_per_turn",
+    "influence",
+    "mongols",
+    "game_length",
+    "action_mix",
+)
+
+
+def make_run(out: Path, games: int, seed: int, variants: list[str]) -> Path:
+    study = runner.Study.create(games=games, seed=seed, variants=variants)
+    runner.run(study, out, jobs=1)
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Run A: base + timurs-shadow, seed 3. Run C: base, seed 3 (pairs with A). Run B: base,
+    seed 4 (does not pair)."""
+    root = tmp_path_factory.mktemp("runs")
+    a = make_run(root / "run-a", GAMES, SEED, ["base", "timurs-shadow"])
+    c = make_run(root / "run-c", GAMES, SEED, ["base"])
+    b = make_run(root / "run-b", GAMES, SEED + 1, ["base"])
+    return {"a": a, "b": b, "c": c}
+
+
+@pytest.fixture(scope="module")
+def built(runs, tmp_path_factory):
+    """The report of run A, with run C given to --compare."""
+    out = tmp_path_factory.mktemp("report") / "rep"
+    result = CliRunner().invoke(
+        report, [str(runs["a"]), "--compare", str(runs["c"]), "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    return out, result
+
+
+def one_line_error(result) -> str:
+    assert result.exit_code == 2, result.output
+    text = result.output.strip()
+    assert len(text.splitlines()) == 1, text
+    assert text.startswith("Error: ")
+    return text
+
+
+def read_games(run: Path) -> pl.DataFrame:
+    return pl.read_parquet(f"{run}/games/*.parquet").sort("variant", "game_index")
+
+
+# --- report -----------------------------------------------------------------------------------
+
+
+def test_report_writes_html_markdown_and_figures(built):
+    out, result = built
+    assert "report.html" in result.output
+    for name in ("report.html", "report.md", *(f"{f}.png" for f in FIGURES)):
+        assert (out / name).is_file(), name
+    for png in out.glob("*.png"):
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_report_html_is_self_contained(built):
+    out, _ = built
+    page = (out / "report.html").read_text(encoding="utf-8")
+    sources = re.findall(r"""src\s*=\s*["']([^"']*)["']""", page, flags=re.I)
+    assert sources, "no images in the HTML"
+    assert all(s.startswith("data:image/png;base64,") for s in sources), sources
+    assert len(sources) == len(list(out.glob("*.png")))
+    assert not re.search(r"<link\b|<script\b|url\(|@import", page, flags=re.I)
+    assert not re.search(r"""href\s*=\s*["'](https?:|//|file:)""", page, flags=re.I)
+    png = base64.b64decode(sources[0].split(",", 1)[1])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_report_header_states_provenance_and_provisional_data(built, runs):
+    out, _ = built
+    for name in ("report.md", "report.html"):
+        text = re.sub(r"<[^>]+>", " ", (out / name).read_text(encoding="utf-8"))
+        head = text[: text.index("Win rates")]
+        assert "provisional" in head.lower()
+        assert "PROVISIONAL" in head
+        assert "simulate/data/map.yaml" in head and "simulate/data/events.yaml" in head
+        assert "N games" in head and f"{2 * GAMES} (base: {GAMES} finished" in head
+        assert re.search(rf"Master seed\W+{SEED}\b", head)
+        assert "random" in head  # the strategies
+        assert "base" in head and "timurs-shadow" in head
+        assert "single space" in head  # the variant's description
+        assert "0.1.0" in head or "version" in head.lower()
+        assert "Failures" in head
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert md.index("PROVISIONAL") < md.index("## Provenance")  # first thing after the title
+
+
+def test_report_sections(built):
+    md = (built[0] / "report.md").read_text(encoding="utf-8")
+    for section in (
+        "## Win rates",
+        "## Paired comparisons",
+        "## Victory points",
+        "## Deccan Influence",
+        "## Mongol outcomes",
+        "## Game length",
+        "## Action mix",
+        "## Ties",
+        "## Failures",
+    ):
+        assert section in md, section
+    assert "### timurs-shadow vs base" in md  # the run's own variants
+    assert "run-c:base vs run-a:base" in md  # the --compare run
+    assert "Goodman" in md and "Wilson" in md and "McNemar" in md
+
+
+def test_report_win_table_is_stats_win_rate_table(built, runs):
+    md = (built[0] / "report.md").read_text(encoding="utf-8")
+    games = read_games(runs["a"])
+    for v in ("base", "timurs-shadow"):
+        winners = games.filter(pl.col("variant") == v)["winner"].to_list()
+        for r in stats.win_rate_table(winners, FACTIONS):
+            label = "unresolved tie" if r["faction"] == "tie" else r["faction"]
+            row = (
+                f"| {v} | {label} | {r['wins']} | {r['n']} | {100 * r['rate']:.1f}% | "
+                f"{100 * r['wilson_low']:.1f}–{100 * r['wilson_high']:.1f}% | "
+                f"{100 * r['goodman_low']:.1f}–{100 * r['goodman_high']:.1f}% |"
+            )
+            assert row in md, row
+
+
+def test_errored_games_are_excluded_and_counted(runs, tmp_path):
+    run = tmp_path / "with-error"
+    shutil.copytree(runs["c"], run)
+    shard = runner.shards(run, "games")[0]
+    rows = pq.read_table(shard).to_pylist()
+    broken = rows[0]
+    for key in list(broken):
+        if key not in ("run_id", "variant", "game_index", "seed", "seconds") and not key.startswith(
+            "strategy_"
+        ):
+            broken[key] = None
+    broken["error"] = "RuntimeError: boom; repro: vsim replay <DIR> --game 0 --variant base"
+    pq.write_table(pa.Table.from_pylist(rows, schema=records.schema("games")), shard)
+
+    result = CliRunner().invoke(report, [str(run)])
+    assert result.exit_code == 0, result.output
+    md = (run / "report" / "report.md").read_text(encoding="utf-8")
+    assert f"**Failures: 1 of {GAMES} games**" in md
+    assert f"base: {GAMES - 1} finished (1 failed)" in md
+    assert f"RuntimeError: boom; repro: vsim replay {run} --game 0" in md
+    winners = read_games(run).filter(pl.col("error").is_null())["winner"].to_list()
+    ds = stats.win_rate_table(winners, FACTIONS)[0]
+    assert ds["n"] == GAMES - 1
+    assert f"| base | DS | {ds['wins']} | {GAMES - 1} | {100 * ds['rate']:.1f}% |" in md
+
+
+def test_report_of_a_missing_directory_is_one_line(tmp_path):
+    text = one_line_error(CliRunner().invoke(report, [str(tmp_path / "nope")]))
+    assert "not a directory" in text
+
+
+def test_report_refuses_a_compare_run_with_other_seeds(runs, tmp_path):
+    out = tmp_path / "rep"
+    result = CliRunner().invoke(
+        report, [str(runs["a"]), "--compare", str(runs["b"]), "--out", str(out)]
+    )
+    assert "seeds differ" in one_line_error(result)
+    assert not out.exists()  # refused before anything was written
+
+
+# --- compare ----------------------------------------------------------------------------------
+
+
+def test_compare_numbers_are_those_of_stats(runs, tmp_path):
+    out = tmp_path / "cmp"
+    result = CliRunner().invoke(
+        compare, [str(runs["a"]), "--variants", "base", "timurs-shadow", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    for name in ("compare.md", "compare.png", "compare.json"):
+        assert (out / name).is_file()
+    data = json.loads((out / "compare.json").read_text())
+    games = read_games(runs["a"])
+    a = games.filter(pl.col("variant") == "base")
+    b = games.filter(pl.col("variant") == "timurs-shadow")
+    assert a["seed"].to_list() == b["seed"].to_list()
+    assert data["paired_games"] == GAMES
+    wins = {r["faction"]: r for r in data["wins"]}
+    vps = {r["faction"]: r for r in data["vp"]}
+    md = (out / "compare.md").read_text(encoding="utf-8")
+    for f in FACTIONS:
+        expected = stats.paired_win_comparison(a["winner"].to_list(), b["winner"].to_list(), f)
+        for key in ("rate_a", "rate_b", "diff", "diff_low", "diff_high", "p_value", "b01", "b10"):
+            assert wins[f][key] == pytest.approx(expected[key]), (f, key)
+        mean = stats.paired_mean_difference(a[f"vp_{f}"], b[f"vp_{f}"], n_boot=2000, seed=0)
+        for key in ("mean_a", "mean_b", "diff", "diff_low", "diff_high", "paired_se"):
+            assert vps[f][key] == pytest.approx(mean[key]), (f, key)
+        if mean["variance_reduction"] == mean["variance_reduction"]:  # not NaN
+            assert vps[f]["variance_reduction"] == pytest.approx(mean["variance_reduction"])
+        low, high = 100 * expected["diff_low"], 100 * expected["diff_high"]
+        assert f"[{low:+.1f}, {high:+.1f}]" in md
+        assert f"[{mean['diff_low']:+.2f}, {mean['diff_high']:+.2f}]" in md
+    # the rich table on stdout shows the same numbers
+    assert "McNemar" in result.output and "variance reduction" in result.output
+
+
+def test_compare_two_runs_with_the_same_seed(runs, tmp_path):
+    result = CliRunner().invoke(
+        compare, [str(runs["c"]), str(runs["a"]), "--variants", "base", "timurs-shadow"]
+    )
+    assert result.exit_code == 0, result.output
+    assert (runs["a"] / "compare-base-vs-timurs-shadow" / "compare.md").is_file()
+
+
+def test_compare_refuses_runs_with_different_seeds(runs, tmp_path):
+    result = CliRunner().invoke(
+        compare, [str(runs["c"]), str(runs["b"]), "--out", str(tmp_path / "x")]
+    )
+    text = one_line_error(result)
+    assert "seeds differ" in text and f"master seed {SEED} vs {SEED + 1}" in text
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["{c}"], "name two with --variants"),
+        (["{a}", "--variants", "base", "nope"], "no variant 'nope'"),
+        (["{a}", "--variants", "base", "base"], "two different variants"),
+        (["{a}", "{c}"], "choose with --variants"),
+        (["{a}", "{b}", "{c}"], "give one run directory"),
+    ],
+)
+def test_compare_bad_inputs_are_one_line(runs, args, message):
+    argv = [x.format(**{k: str(v) for k, v in runs.items()}) for x in args]
+    assert message in one_line_error(CliRunner().invoke(compare, argv))
+
+
+# --- plan -------------------------------------------------------------------------------------
+
+
+def test_plan_says_games_needed():
+    result = CliRunner().invoke(plan, ["--delta", "0.03"])
+    assert result.exit_code == 0, result.output
+    n = stats.games_needed(0.03)
+    assert f"play {n:,} games per variant" in result.output
+    assert f"{stats.games_needed(0.05):,}" in result.output  # the table of other deltas
+
+
+def test_plan_paired():
+    args = ["--delta", "0.03", "--p0", "0.33", "--alpha", "0.05", "--power", "0.8"]
+    result = CliRunner().invoke(plan, [*args, "--paired-rho", "0.5"])
+    assert result.exit_code == 0, result.output
+    unpaired = stats.games_needed(0.03, 0.33, 0.05, 0.8)
+    paired = stats.games_needed(0.03, 0.33, 0.05, 0.8, paired_rho=0.5)
+    assert f"play {unpaired:,} games per variant unpaired, or {paired:,} per variant" in (
+        " ".join(result.output.split())
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--delta", "0"], "--delta must be in (0, 1)"),
+        (["--delta", "0.03", "--p0", "1.5"], "--p0 must be in (0, 1)"),
+        (["--delta", "0.5", "--p0", "0.7"], "--p0 + --delta must be <= 1"),
+        (["--delta", "0.03", "--paired-rho", "1"], "--paired-rho must be in [0, 1)"),
+        (["--delta", "0.03", "--power", "1"], "--power must be in (0, 1)"),
+    ],
+)
+def test_plan_bad_input_is_one_line_exit_2(args, message):
+    assert message in one_line_error(CliRunner().invoke(plan, args))
+
+
+def test_register_adds_the_commands_to_a_group():
+    group = register(click.Group("vsim"))
+    assert {"report", "compare", "plan"} <= set(group.commands)
+    result = CliRunner().invoke(group, ["plan", "--delta", "0.1"])
+    assert result.exit_code == 0 and f"{stats.games_needed(0.1):,}" in result.output
