@@ -51,6 +51,24 @@ class CommandRun:
         i = s * NK + counter
         self.used[i] = max(0, self.used[i] + n)
 
+    def ready_mask(self, st, spaces, c1: int, c2: int, struct: int = -1) -> int:
+        """Bitmask of ``spaces`` holding an unused Unit of counter c1 or c2 (and, if given, the
+        Structure ``struct``): where Units can still move or fight."""
+        p = st.pieces
+        mask = 0
+        if self.used is None:  # nothing used yet: a plain scan of the board
+            for s in spaces:
+                b = s * NK
+                if (p[b + c1] or p[b + c2]) and (struct < 0 or p[b + struct]):
+                    mask |= 1 << s
+            return mask
+        for s in spaces:
+            if (struct < 0 or p[s * NK + struct]) and (
+                self.movable(st, s, c1) or self.movable(st, s, c2)
+            ):
+                mask |= 1 << s
+        return mask
+
     def movable(self, st, s: int, counter: int) -> int:
         """Units of that counter in ``s`` not yet used by this Command."""
         i = s * NK + counter

@@ -81,15 +81,13 @@ def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     board = ctx.rules.board
     u1, u2 = UNITS_OF[f]
     struct = STRUCTURE_OF[f]
-    lenders = 0  # spaces with the attacker's Structure and an unused Unit to lend
-    for a in board.province_ids:
-        if p[a * NK + struct] and (run.movable(st, a, u1) or run.movable(st, a, u2)):
-            lenders |= 1 << a
+    # spaces with the attacker's Structure and an unused Unit to lend
+    lenders = run.ready_mask(st, board.province_ids, u1, u2, struct)
+    candidates = board.province_ids if f != DS else range(board.n)  # 3.1.1
+    ready = run.ready_mask(st, candidates, u1, u2)
     adjacent_mask = board.adjacent_mask
-    for s in board.province_ids if f != DS else range(board.n):  # 3.1.1
-        if not (run.movable(st, s, u1) or run.movable(st, s, u2) or adjacent_mask[s] & lenders):
-            continue
-        if _has_defender(p, s * NK, f):
+    for s in candidates:
+        if (ready >> s & 1 or adjacent_mask[s] & lenders) and _has_defender(p, s * NK, f):
             yield s
 
 

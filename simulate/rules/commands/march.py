@@ -12,10 +12,7 @@ from ..placement import move
 def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     st = ctx.state
     board = ctx.rules.board
-    mask = 0
-    for s in range(board.n):
-        if run.movable(st, s, TROOP) or run.movable(st, s, GOVERNOR):
-            mask |= 1 << s
+    mask = run.ready_mask(st, range(board.n), TROOP, GOVERNOR)
     if not mask:
         return
     for s in range(board.n):

@@ -25,10 +25,7 @@ def _sources(ctx: Context, f: int, s: int, run) -> list[int]:
 def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     st = ctx.state
     board = ctx.rules.board
-    mask = 0
-    for a in board.province_ids:
-        if run.movable(st, a, OB[f]) or run.movable(st, a, REB[f]):
-            mask |= 1 << a
+    mask = run.ready_mask(st, board.province_ids, OB[f], REB[f])
     if not mask:
         return
     for s in board.province_ids:
