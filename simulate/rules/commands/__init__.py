@@ -125,7 +125,8 @@ def available_commands(
         if name == "rebel" and not rebel_allowed(ctx, f, granted_rebel):
             continue
         run.name = name
-        if next(candidate_spaces(ctx, f, run), None) is not None:
+        found = MODULES[name].spaces(ctx, f, run) if where is None else candidate_spaces(ctx, f, run)
+        if next(found, None) is not None:
             out.append(name)
     return out
 

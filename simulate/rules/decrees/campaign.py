@@ -23,12 +23,14 @@ def _units(ctx: Context, s: int) -> tuple[int, int]:
 
 
 def possible(ctx: Context, f: int, provinces_only: bool = False) -> bool:
-    ok = _allowed(ctx, provinces_only)
+    p = ctx.state.pieces
     adj = ctx.rules.board.adjacent
-    return any(
-        ok[s] and sum(_units(ctx, s)) and any(ok[a] for a in adj[s])
-        for s in range(ctx.rules.board.n)
-    )
+    ok = _allowed(ctx, provinces_only)
+    for s in range(ctx.rules.board.n):
+        b = s * NK
+        if (p[b + TROOP] or p[b + GOVERNOR]) and ok[s] and any(ok[a] for a in adj[s]):
+            return True
+    return False
 
 
 def _pairs(t: int, g: int, at_least_one: bool) -> tuple:
