@@ -33,7 +33,7 @@ from typing import Any
 import click
 
 from simulate import runner
-from simulate.manifest import PROVISIONAL_NOTE
+from simulate.manifest import PROVISIONAL_NOTE, package_version
 from simulate.result import FACTIONS
 
 
@@ -47,6 +47,9 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
+_NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click >= 8.2
+
+
 class VsimGroup(click.Group):
     """A click group whose errors are one line (``Error: ...``) with no traceback."""
 
@@ -56,7 +59,7 @@ class VsimGroup(click.Group):
             return super().main(args, prog_name, *a, standalone_mode=False, **kw)
         try:
             rv = super().main(args, prog_name or "vsim", *a, standalone_mode=False, **kw)
-        except click.exceptions.NoArgsIsHelpError as exc:
+        except _NO_ARGS as exc:  # bare `vsim`: the help, not an error
             click.echo(exc.ctx.get_help())
             sys.exit(0)
         except click.UsageError as exc:
@@ -73,7 +76,7 @@ class VsimGroup(click.Group):
 
 
 @click.group(cls=VsimGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="vijayanagara-sim", message="vsim %(version)s")
+@click.version_option(version=package_version(), message="vsim %(version)s")
 def cli() -> None:
     """Monte Carlo balance analysis for Vijayanagara (factions DS, BK, VE)."""
 
@@ -169,6 +172,14 @@ def _progress(enabled: bool) -> Any:
     help="Games per work unit and shard (default: automatic).",
 )  # fmt: skip
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--decision-timeout", type=float, default=None, metavar="SECONDS",
+    help="Fail a game whose strategy takes longer than this on one decision.",
+)  # fmt: skip
+@click.option(
+    "--report/--no-report", default=True, show_default=True,
+    help="Write the balance report (DIR/report/report.html) when the run ends.",
+)  # fmt: skip
 @click.pass_context
 def run(
     ctx: click.Context,
@@ -184,12 +195,20 @@ def run(
     force: bool,
     chunk_size: int | None,
     quiet: bool,
+    decision_timeout: float | None,
+    report: bool,
 ) -> None:
     """Play a study of games in parallel and write a Parquet dataset.
 
     Game k's seed comes from (--seed, k) only, so the same command gives the same tables
     whatever --jobs or --backend. Rerunning it into the same --out plays only the games
-    that are missing (resume).
+    that are missing (resume); a directory holding a different run is refused unless
+    --force. Exit status: 0 done, 2 bad input, 3 some games raised (rows with `error`).
+
+    On a cluster: `--backend dask --scheduler tcp://HOST:8786` (workers started with
+    `dask worker tcp://HOST:8786 --nthreads 1`, this package installed on each), or
+    `--backend ray --scheduler auto` on a Ray cluster. Results come back to this machine,
+    which writes the dataset.
     """
     console = _console()
     if jobs is not None and jobs == -1:
@@ -198,6 +217,10 @@ def run(
         raise InputError(f"--jobs must be a positive integer (or -1 for all cores), got {jobs}")
     if chunk_size is not None and chunk_size < 1:
         raise InputError(f"--chunk-size must be a positive integer, got {chunk_size}")
+    if decision_timeout is not None and not decision_timeout > 0:
+        raise InputError(
+            f"--decision-timeout must be a positive number of seconds, got {decision_timeout}"
+        )
     try:
         study = runner.Study.create(games, seed, strategy, variant, trace)
     except runner.RunError as exc:
@@ -207,7 +230,7 @@ def run(
     command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
     try:
         with _progress(enabled) as bar:
-            report = runner.run(
+            outcome = runner.run(
                 study,
                 out,
                 jobs=jobs,
@@ -217,11 +240,36 @@ def run(
                 chunk=chunk_size,
                 progress=_Bar(bar),
                 command=command,
+                decision_timeout=decision_timeout,
             )
     except runner.RunError as exc:
         raise InputError(str(exc)) from None
-    _print_report(console, report, study)
-    ctx.exit(report.exit_code)
+    except Exception as exc:  # a worker died, the disk filled up, a bug: keep what is done
+        traceback.print_exc()
+        click.echo(
+            f"Error: the run stopped ({type(exc).__name__}: {_one_line(str(exc))[:200]}); "
+            f"finished games are kept in {out}: rerun the same command to resume",
+            err=True,
+        )
+        ctx.exit(1)
+    _print_report(console, outcome, study)
+    if report:
+        _write_report(out)
+    ctx.exit(outcome.exit_code)
+
+
+def _write_report(out: Path) -> None:
+    """The balance report of the run just made; a failure here never loses the dataset."""
+    from simulate.report import ReportError, build_report
+
+    try:
+        files = build_report(out, None, (), 0.95)
+    except (ReportError, OSError, ValueError) as exc:
+        click.echo(
+            f"Warning: no report written ({_one_line(str(exc))}); try `vsim report {out}`", err=True
+        )
+        return
+    click.echo(f"Report: {files.html}")
 
 
 def _console() -> Any:
@@ -399,6 +447,72 @@ def variants() -> None:
     for v in found:
         click.echo(f"{v.name:<20} {v.description}")
     click.echo(f"Or give the path of a .toml file (format: {VARIANTS_DIR / 'base.toml'}).")
+
+
+@cli.command()
+@click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed (>= 0).")
+@click.option(
+    "--strategy", "strategy", multiple=True, default=("random", "heuristic"), show_default=True,
+    help="Strategies to alternate between, game by game (repeatable).",
+)  # fmt: skip
+@click.option("--variant", default=None, help="Variant name or path (default: base).")
+@click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")
+@click.pass_context
+def soak(
+    ctx: click.Context,
+    games: int,
+    seed: int,
+    strategy: tuple[str, ...],
+    variant: str | None,
+    jobs: int | None,
+) -> None:
+    """Play many games checking every invariant after every action; report each failure
+    with a repro command. Exit status 0 if none failed, 3 otherwise."""
+    from simulate.rules.datafiles import DataError
+    from simulate.rules.ruleset import load_rules
+    from simulate.soak import soak as run_soak
+    from strategies.registry import UnknownStrategy, make
+
+    if games < 1:
+        raise InputError(f"--games must be a positive integer, got {games}")
+    if seed < 0:
+        raise InputError(f"--seed must be a non-negative integer, got {seed}")
+    try:
+        for spec in strategy:
+            make(spec)
+        load_rules(variant)
+    except (UnknownStrategy, ValueError, DataError) as exc:
+        raise InputError(_one_line(str(exc))) from None
+    failures = []
+    done = 0
+    start = time.perf_counter()
+    with _progress(sys.stderr.isatty()) as bar:
+        tracker = _Bar(bar)
+        tracker.start(games, 0)
+        for failure in run_soak(
+            games, seed, tuple(strategy), variant, jobs or 0, progress=tracker.advance
+        ):
+            failures.append(failure)
+            click.echo(
+                f"FAIL game {failure.game_index} ({failure.strategy}): {failure.error}", err=True
+            )
+            click.echo(f"     repro: {failure.repro}", err=True)
+        done = games
+    rate = done / max(1e-9, time.perf_counter() - start)
+    click.echo(
+        f"soak: {done} games ({', '.join(strategy)}), {len(failures)} failures, {rate:.0f} games/s"
+    )
+    ctx.exit(3 if failures else 0)
+
+
+def _register_analysis() -> None:
+    from simulate.analysis_cli import register
+
+    register(cli)
+
+
+_register_analysis()
 
 
 if __name__ == "__main__":

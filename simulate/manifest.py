@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import sys
 from datetime import UTC, datetime
 from importlib import metadata
@@ -109,9 +110,14 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+_PROVISIONAL = re.compile(r"^[^#]*:\s*provisional\b", re.MULTILINE | re.IGNORECASE)
+
+
 def _is_provisional(path: Path) -> bool:
+    """True for a data file with entries marked provisional (``confidence: provisional``,
+    ``status: provisional``...); a mere mention in a comment does not count."""
     try:
-        return "provisional" in path.read_text(encoding="utf-8", errors="replace").lower()
+        return bool(_PROVISIONAL.search(path.read_text(encoding="utf-8", errors="replace")))
     except OSError:
         return False
 
@@ -119,8 +125,8 @@ def _is_provisional(path: Path) -> bool:
 def data_files(data_dir: Path = DATA_DIR) -> dict[str, dict[str, Any]]:
     """Every file under ``simulate/data/`` (events file included): sha256 and provisional.
 
-    A file counts as provisional when it says so (the map and the Event deck mark their
-    stand-in entries with the word).
+    A file counts as provisional when it marks entries so (the map and the Event deck mark
+    their stand-in entries ``provisional``).
     """
     out: dict[str, dict[str, Any]] = {}
     for path in sorted(p for p in data_dir.rglob("*") if p.is_file()):

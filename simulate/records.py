@@ -23,12 +23,14 @@ outcome columns are null; it has no ``turns`` or ``actions`` rows.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from simulate.result import FACTIONS, GameResult
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 TABLES = ("games", "turns", "actions")
 
@@ -42,82 +44,100 @@ SORT_KEYS = {
     "actions": ("variant", "game_index", "step"),
 }
 
-_i32 = pa.int32()
-_str = pa.string()
-
-GAMES_SCHEMA = pa.schema(
-    [
-        pa.field("run_id", _str, nullable=False),  # stable id from the run's config digest
-        pa.field("variant", _str, nullable=False),  # the variant's name
-        pa.field("game_index", _i32, nullable=False),  # k in 0..games-1
-        pa.field("seed", pa.int64(), nullable=False),  # seeds.game_seed(master, k)
-        *[pa.field(f"strategy_{f}", _str, nullable=False) for f in FACTIONS],  # full specs
-        pa.field("winner", _str),  # DS | BK | VE; null for an unresolved tie or an error
-        *[pa.field(f"vp_{f}", _i32) for f in FACTIONS],
-        *[pa.field(f"resources_{f}", _i32) for f in FACTIONS],
-        *[pa.field(f"cavalry_{f}", _i32) for f in FACTIONS],
-        pa.field("influence_BK", _i32),
-        pa.field("influence_VE", _i32),
-        pa.field("mongols_in_delhi_end", _i32),
-        pa.field("delhi_timur_bonus", _i32),
-        pa.field("tributary_provinces_end", _i32),
-        pa.field("controlled_BK_end", _i32),
-        pa.field("controlled_VE_end", _i32),
-        pa.field("forts_end", _i32),
-        pa.field("temples_end", _i32),
-        pa.field("troops_lost_to_mongols", _i32),
-        pa.field("cards_played", _i32),
-        pa.field("tiebreak", _str),  # none | resources | unresolved
-        pa.field("error", _str),  # null, or one line with a repro command
-        pa.field("state_digest", _str),  # digest of the final state, checked by `vsim replay`
-        pa.field("seconds", pa.float64()),  # wall time: NOT deterministic, see module doc
-    ]
+# The columns of each table: (name, type, nullable). Types: "string", "int32", "int64",
+# "float64". The pyarrow schemas (GAMES_SCHEMA, ...) are built from these on first use, so
+# that a worker playing games never imports pyarrow.
+_REQ, _OPT = False, True
+GAMES_COLUMNS: tuple[tuple[str, str, bool], ...] = (
+    ("run_id", "string", _REQ),  # stable id from the run's config digest (not a timestamp)
+    ("variant", "string", _REQ),  # the variant's name
+    ("game_index", "int32", _REQ),  # k in 0..games-1
+    ("seed", "int64", _REQ),  # seeds.game_seed(master, k)
+    *((f"strategy_{f}", "string", _REQ) for f in FACTIONS),  # full strategy specs
+    ("winner", "string", _OPT),  # DS | BK | VE; null for an unresolved tie or an error
+    *((f"vp_{f}", "int32", _OPT) for f in FACTIONS),
+    *((f"resources_{f}", "int32", _OPT) for f in FACTIONS),
+    *((f"cavalry_{f}", "int32", _OPT) for f in FACTIONS),
+    ("influence_BK", "int32", _OPT),
+    ("influence_VE", "int32", _OPT),
+    ("mongols_in_delhi_end", "int32", _OPT),
+    ("delhi_timur_bonus", "int32", _OPT),
+    ("tributary_provinces_end", "int32", _OPT),
+    ("controlled_BK_end", "int32", _OPT),
+    ("controlled_VE_end", "int32", _OPT),
+    ("forts_end", "int32", _OPT),
+    ("temples_end", "int32", _OPT),
+    ("troops_lost_to_mongols", "int32", _OPT),
+    ("cards_played", "int32", _OPT),
+    ("tiebreak", "string", _OPT),  # none | resources | unresolved
+    ("error", "string", _OPT),  # null, or one line with a repro command
+    ("state_digest", "string", _OPT),  # digest of the final state, checked by `vsim replay`
+    ("seconds", "float64", _OPT),  # wall time: NOT deterministic, see the module doc
 )
-
-TURNS_SCHEMA = pa.schema(
-    [
-        pa.field("game_index", _i32, nullable=False),
-        pa.field("variant", _str, nullable=False),
-        pa.field("turn", _i32, nullable=False),  # 1-based position of the card in the deck
-        pa.field("card_id", _str, nullable=False),
-        pa.field("card_kind", _str, nullable=False),  # event | mongol | succession | timurid
-        pa.field("faction", _str, nullable=False),
-        # event_unshaded | event_shaded | command_decree | command | limited | pass | none
-        pa.field("action", _str, nullable=False),
-        pa.field("command", _str),
-        pa.field("decree", _str),
-        pa.field("vp", _i32),
-        pa.field("resources", _i32),
-        pa.field("cavalry", _i32),
-        pa.field("influence", _i32),  # null for DS
-        pa.field("tributary_provinces", _i32),
-        pa.field("controlled_provinces", _i32),
-        pa.field("units_on_map", _i32),
-        pa.field("mongols_mountain_passes", _i32),
-        pa.field("mongols_punjab", _i32),
-        pa.field("mongols_delhi", _i32),
-    ]
+TURNS_COLUMNS: tuple[tuple[str, str, bool], ...] = (
+    ("game_index", "int32", _REQ),
+    ("variant", "string", _REQ),
+    ("turn", "int32", _REQ),  # 1-based position of the card in the deck
+    ("card_id", "string", _REQ),
+    ("card_kind", "string", _REQ),  # event | mongol | succession | timurid
+    ("faction", "string", _REQ),
+    # event_unshaded | event_shaded | command_decree | command | limited | pass | none
+    ("action", "string", _REQ),
+    ("command", "string", _OPT),
+    ("decree", "string", _OPT),
+    ("vp", "int32", _OPT),
+    ("resources", "int32", _OPT),
+    ("cavalry", "int32", _OPT),
+    ("influence", "int32", _OPT),  # null for DS
+    ("tributary_provinces", "int32", _OPT),
+    ("controlled_provinces", "int32", _OPT),
+    ("units_on_map", "int32", _OPT),
+    ("mongols_mountain_passes", "int32", _OPT),
+    ("mongols_punjab", "int32", _OPT),
+    ("mongols_delhi", "int32", _OPT),
 )
-
-ACTIONS_SCHEMA = pa.schema(
-    [
-        pa.field("game_index", _i32, nullable=False),
-        pa.field("variant", _str, nullable=False),
-        pa.field("step", _i32, nullable=False),  # 0-based position of the decision in the game
-        pa.field("turn", _i32, nullable=False),
-        pa.field("faction", _str, nullable=False),
-        pa.field("kind", _str, nullable=False),  # the Decision kind
-        pa.field("option", _str, nullable=False),  # the chosen option, as text
-    ]
+ACTIONS_COLUMNS: tuple[tuple[str, str, bool], ...] = (
+    ("game_index", "int32", _REQ),
+    ("variant", "string", _REQ),
+    ("step", "int32", _REQ),  # 0-based position of the decision in the game
+    ("turn", "int32", _REQ),
+    ("faction", "string", _REQ),
+    ("kind", "string", _REQ),  # the Decision kind
+    ("option", "string", _REQ),  # the chosen option, as text
 )
+COLUMNS = {"games": GAMES_COLUMNS, "turns": TURNS_COLUMNS, "actions": ACTIONS_COLUMNS}
+NAMES = {table: tuple(c[0] for c in cols) for table, cols in COLUMNS.items()}
 
-SCHEMAS: dict[str, pa.Schema] = {
-    "games": GAMES_SCHEMA,
-    "turns": TURNS_SCHEMA,
-    "actions": ACTIONS_SCHEMA,
-}
 
-_TURN_FIELDS = tuple(name for name in TURNS_SCHEMA.names if name not in ("game_index", "variant"))
+@functools.cache
+def schema(table: str) -> pa.Schema:
+    """The pyarrow schema of ``table``."""
+    import pyarrow as pa
+
+    types = {
+        "string": pa.string(),
+        "int32": pa.int32(),
+        "int64": pa.int64(),
+        "float64": pa.float64(),
+    }
+    return pa.schema(
+        [pa.field(name, types[kind], nullable=null) for name, kind, null in COLUMNS[table]]
+    )
+
+
+_SCHEMA_NAMES = {"GAMES_SCHEMA": "games", "TURNS_SCHEMA": "turns", "ACTIONS_SCHEMA": "actions"}
+
+
+def __getattr__(name: str) -> Any:
+    """``GAMES_SCHEMA``, ``TURNS_SCHEMA``, ``ACTIONS_SCHEMA`` and ``SCHEMAS``, built lazily."""
+    if name in _SCHEMA_NAMES:
+        return schema(_SCHEMA_NAMES[name])
+    if name == "SCHEMAS":
+        return {table: schema(table) for table in TABLES}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_TURN_FIELDS = tuple(name for name in NAMES["turns"] if name not in ("game_index", "variant"))
 
 
 def game_row(
@@ -165,7 +185,7 @@ def error_row(
     seconds: float,
 ) -> dict[str, Any]:
     """The ``games`` row of a game that raised: ``error`` filled, the outcome null."""
-    row = dict.fromkeys(GAMES_SCHEMA.names)
+    row = dict.fromkeys(NAMES["games"])
     row.update(_identity(run_id, variant, game_index, seed, strategies))
     row["error"] = error
     row["seconds"] = seconds
@@ -187,14 +207,19 @@ def _identity(
 
 
 class Columns:
-    """Rows of one table gathered column by column, then turned into an Arrow table."""
+    """Rows of one table gathered column by column in plain Python lists.
+
+    ``pack()`` turns them into a compact form made of numpy arrays (cheap to pickle from a
+    worker, which never imports pyarrow); ``to_table()`` (here, or on the packed form in the
+    parent) builds the Arrow table.
+    """
 
     def __init__(self, table: str) -> None:
-        self.schema = SCHEMAS[table]
-        self.data: dict[str, list[Any]] = {name: [] for name in self.schema.names}
+        self.table = table
+        self.data: dict[str, list[Any]] = {name: [] for name in NAMES[table]}
 
     def __len__(self) -> int:
-        return len(self.data[self.schema.names[0]])
+        return len(self.data[NAMES[self.table][0]])
 
     def add_row(self, row: Mapping[str, Any]) -> None:
         for name, values in self.data.items():
@@ -220,8 +245,72 @@ class Columns:
         self.data["kind"].extend([a.kind for a in actions])
         self.data["option"].extend([a.option for a in actions])
 
+    def pack(self) -> Packed:
+        """The columns as numpy arrays: strings dictionary-encoded, nulls as a mask."""
+        return Packed(
+            self.table,
+            {name: _pack(self.data[name], kind) for name, kind, _ in COLUMNS[self.table]},
+        )
+
     def to_table(self) -> pa.Table:
-        return pa.Table.from_pydict(self.data, schema=self.schema)
+        return self.pack().to_table()
+
+
+class Packed:
+    """One table's rows in compact columnar form (see ``Columns.pack``); picklable."""
+
+    __slots__ = ("table", "columns")
+
+    def __init__(self, table: str, columns: dict[str, tuple[str, Any, Any]]) -> None:
+        self.table = table
+        self.columns = columns
+
+    def __getstate__(self) -> tuple:
+        return self.table, self.columns
+
+    def __setstate__(self, state: tuple) -> None:
+        self.table, self.columns = state
+
+    def __len__(self) -> int:
+        return len(self.columns[NAMES[self.table][0]][1])
+
+    def to_table(self) -> pa.Table:
+        """The Arrow table, with ``schema(table)``."""
+        import pyarrow as pa
+
+        sch = schema(self.table)
+        arrays = [_unpack(self.columns[f.name], f.type) for f in sch]
+        return pa.Table.from_arrays(arrays, schema=sch)
+
+
+_NUMPY_TYPES = {"int32": "int32", "int64": "int64", "float64": "float64"}
+
+
+def _pack(values: list[Any], kind: str) -> tuple[str, Any, Any]:
+    import numpy as np
+
+    if kind == "string":
+        vocab: dict[str, int] = {}
+        codes = [-1 if v is None else vocab.setdefault(v, len(vocab)) for v in values]
+        return "dict", np.array(codes, dtype=np.int32), list(vocab)
+    dtype = _NUMPY_TYPES[kind]
+    if None in values:
+        mask = np.array([v is None for v in values], dtype=bool)
+        data = np.array([0 if v is None else v for v in values], dtype=dtype)
+        return "masked", data, mask
+    return "plain", np.array(values, dtype=dtype), None
+
+
+def _unpack(packed: tuple[str, Any, Any], typ: Any) -> Any:
+    import pyarrow as pa
+
+    tag, data, extra = packed
+    if tag == "dict":
+        nulls = data < 0
+        indices = pa.array(data, type=pa.int32(), mask=nulls if nulls.any() else None)
+        dictionary = pa.array(extra, type=pa.string())
+        return pa.DictionaryArray.from_arrays(indices, dictionary).cast(typ)
+    return pa.array(data, type=typ, mask=extra)
 
 
 def table_from_rows(table: str, rows: Iterable[Mapping[str, Any]]) -> pa.Table:
@@ -234,4 +323,4 @@ def table_from_rows(table: str, rows: Iterable[Mapping[str, Any]]) -> pa.Table:
 
 def empty(table: str) -> pa.Table:
     """An empty table with ``table``'s schema."""
-    return SCHEMAS[table].empty_table()
+    return schema(table).empty_table()

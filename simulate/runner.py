@@ -31,11 +31,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any
 
 from simulate import manifest as manifest_mod
 from simulate import records
@@ -43,16 +39,22 @@ from simulate.result import FACTIONS
 from simulate.rules.datafiles import DataError
 from simulate.seeds import game_seed
 
+if TYPE_CHECKING:  # pyarrow is imported where tables are built: workers never load it
+    import pyarrow as pa
+
 BACKENDS = ("loky", "dask", "ray")
 DEFAULT_GAMES = 200
+MAX_GAMES = 100_000_000  # game_index is an int32 column
 MIN_CHUNK = 8
-MAX_CHUNK = 100
+MAX_CHUNK = 200
+GUIDED_SHARE = 4  # see chunk_size
 ROW_GROUP_ROWS = 128 * 1024
 SCHEDULER_TIMEOUT = 10  # seconds to reach a --scheduler before giving up
 _SHARD = re.compile(r"^part-(?P<variant>.+)-(?P<first>\d+)-(?P<last>\d+)\.parquet$")
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 _LOCK = ".vsim.lock"
 _STATISTICS = ("variant", "game_index")
+_NO_DICTIONARY = ("seed", "state_digest", "error", "seconds")  # (nearly) unique per row
 
 
 class RunError(Exception):
@@ -154,6 +156,8 @@ class Study:
     variants: tuple[Any, ...]  # simulate.variants.Variant
     trace: bool = False
     data_files: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
+    # sha256 of each file a variant reads besides itself (its deck.events_file), by name
+    variant_files: dict[str, str] = field(default_factory=dict, compare=False)
 
     @classmethod
     def create(
@@ -167,6 +171,8 @@ class Study:
         """A checked study, or RunError (one line) on any bad input."""
         if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
             raise RunError(f"--games must be a positive integer, got {games!r}")
+        if games > MAX_GAMES:
+            raise RunError(f"--games must be at most {MAX_GAMES:,}, got {games:,}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise RunError(f"--seed must be a non-negative integer, got {seed!r}")
         if isinstance(strategies, dict):
@@ -180,7 +186,15 @@ class Study:
         check_strategies(chosen)
         loaded = load_variants(variants)
         files = manifest_mod.data_files()
-        return cls(games, seed, chosen, loaded, bool(trace), files)
+        extra = {}
+        for v in loaded:
+            events = (v.content.get("deck") or {}).get("events_file")
+            if events and v.path is not None:
+                try:
+                    extra[v.name] = manifest_mod.sha256_file(Path(v.path).parent / events)
+                except OSError as exc:
+                    raise RunError(f"{v.path}: deck.events_file: {exc.strerror}") from None
+        return cls(games, seed, chosen, loaded, bool(trace), files, extra)
 
     def config(self) -> dict[str, Any]:
         """The JSON config of the study (recorded in the manifest, compared on resume)."""
@@ -188,7 +202,15 @@ class Study:
             "games": self.games,
             "seed": self.seed,
             "strategies": {f: self.strategies[f] for f in FACTIONS},
-            "variants": [{"name": v.name, "digest": v.digest} for v in self.variants],
+            "variants": [
+                {"name": v.name, "digest": v.digest}
+                | (
+                    {"events_sha256": self.variant_files[v.name]}
+                    if v.name in self.variant_files
+                    else {}
+                )
+                for v in self.variants
+            ],
             "trace": self.trace,
             "data_digest": manifest_mod.data_digest(self.data_files),
         }
@@ -244,7 +266,7 @@ class Chunk:
 @dataclass
 class ChunkResult:
     chunk: Chunk
-    tables: dict[str, pa.Table]
+    tables: dict[str, records.Packed]  # numpy columns; the parent builds the Arrow tables
     failures: list[tuple[int, str]]  # (game_index, error)
     seconds: float
 
@@ -270,6 +292,7 @@ def play_chunk(
     chunk: Chunk,
     strategies: dict[str, str],
     trace: bool,
+    decision_timeout: float | None = None,
 ) -> ChunkResult:
     """Play the games of ``chunk`` and return their rows as Arrow tables (runs in workers).
 
@@ -290,7 +313,9 @@ def play_chunk(
         seed = game_seed(master_seed, k)
         t0 = time.perf_counter()
         try:
-            result = play_game(seed, dict(strategies), rules, trace=trace)
+            result = play_game(
+                seed, dict(strategies), rules, trace=trace, decision_timeout=decision_timeout
+            )
             row = records.game_row(
                 result,
                 run_id=run_id,
@@ -320,9 +345,9 @@ def play_chunk(
         turns.add_turns(result, k, chunk.variant)
         if actions is not None:
             actions.add_actions(result, k, chunk.variant)
-    tables = {"games": games.to_table(), "turns": turns.to_table()}
+    tables = {"games": games.pack(), "turns": turns.pack()}
     if actions is not None:
-        tables["actions"] = actions.to_table()
+        tables["actions"] = actions.pack()
     return ChunkResult(chunk, tables, failures, time.perf_counter() - started)
 
 
@@ -355,6 +380,8 @@ def _safe(name: str) -> str:
 
 def write_shard(folder: Path, name: str, table: pa.Table) -> Path:
     """Write ``table`` to ``folder/name`` atomically: temporary name, fsync, rename."""
+    import pyarrow.parquet as pq
+
     folder.mkdir(parents=True, exist_ok=True)
     final = folder / name
     tmp = folder / f".{name}.{os.getpid()}.tmp"
@@ -362,11 +389,12 @@ def write_shard(folder: Path, name: str, table: pa.Table) -> Path:
         pq.write_table(
             table,
             fh,
-            compression="zstd",
+            compression="snappy",  # zstd costs ~1.4 ms per small shard to set up
             row_group_size=ROW_GROUP_ROWS,
             # The footer dominates a small shard: statistics only where they prune reads,
             # and no serialized Arrow schema (the Parquet types carry it).
             write_statistics=[c for c in _STATISTICS if c in table.column_names],
+            use_dictionary=[c for c in table.column_names if c not in _NO_DICTIONARY],
             store_schema=False,
         )
         fh.flush()
@@ -415,6 +443,8 @@ def done_games(directory: Path) -> dict[str, set[int]]:
 
     A ``games`` shard that cannot be read is deleted with its siblings (replayed later).
     """
+    import pyarrow.parquet as pq
+
     out: dict[str, set[int]] = {}
     for path in shards(directory, "games"):
         try:
@@ -430,35 +460,55 @@ def done_games(directory: Path) -> dict[str, set[int]]:
     return out
 
 
-def chunk_size(total: int, workers: int) -> int:
-    """Games per chunk: about eight chunks per worker, between MIN_CHUNK and MAX_CHUNK.
+def chunk_size(remaining: int, workers: int) -> int:
+    """Games in the next chunk when ``remaining`` games are left to hand out (guided
+    self-scheduling): a 1/(4 x workers) share of them, between MIN_CHUNK and MAX_CHUNK.
 
-    Big enough to hide the dispatch cost, small enough that an interrupted run loses little
-    and the progress bar moves.
+    Early chunks are big, which hides the dispatch and per-shard costs; the last ones are
+    small, so the workers finish together. Bounded so that an interrupted run loses little.
     """
-    return max(MIN_CHUNK, min(MAX_CHUNK, math.ceil(total / max(1, workers * 8))))
+    share = math.ceil(remaining / max(1, workers * GUIDED_SHARE))
+    return max(MIN_CHUNK, min(MAX_CHUNK, share))
 
 
-def plan_chunks(study: Study, done: dict[str, set[int]], size: int) -> list[Chunk]:
-    """The chunks still to play: runs of consecutive missing indices, at most ``size`` long,
-    interleaved across variants (index range first, then variant)."""
-    out: list[tuple[int, int, Chunk]] = []
-    for order, v in enumerate(study.variants):
-        have = done.get(v.name, set())
-        start = None
-        count = 0
-        for k in range(study.games + 1):
-            missing = k < study.games and k not in have
-            if missing and start is None:
-                start, count = k, 0
-            if missing:
-                count += 1
-            if start is not None and (not missing or count == size):
-                last = k if missing else k - 1
-                out.append((start, order, Chunk(v.name, start, last)))
-                start = None
-    out.sort(key=lambda item: (item[0], item[1]))
-    return [c for _, _, c in out]
+def _missing_runs(games: int, have: set[int]) -> list[tuple[int, int]]:
+    """The runs ``(first, last)`` of consecutive indices in ``0..games-1`` not in ``have``."""
+    runs = []
+    start = 0
+    for k in sorted(i for i in have if 0 <= i < games):
+        if k > start:
+            runs.append((start, k - 1))
+        start = k + 1
+    if start < games:
+        runs.append((start, games - 1))
+    return runs
+
+
+def plan_chunks(
+    study: Study, done: dict[str, set[int]], size: int | None = None, workers: int = 1
+) -> list[Chunk]:
+    """The chunks still to play, in dispatch order: runs of consecutive missing indices,
+    ``size`` games at most (or guided sizes, see ``chunk_size``), the variants taking turns
+    so that an interrupted multi-variant run stays paired."""
+    runs = {v.name: _missing_runs(study.games, done.get(v.name, set())) for v in study.variants}
+    remaining = sum(last - first + 1 for rs in runs.values() for first, last in rs)
+    at = dict.fromkeys(runs, 0)  # the next run of each variant
+    out: list[Chunk] = []
+    while remaining:
+        for v in study.variants:
+            rs = runs[v.name]
+            if at[v.name] >= len(rs):
+                continue
+            first, last = rs[at[v.name]]
+            n = size or chunk_size(remaining, workers)
+            end = min(last, first + n - 1)
+            out.append(Chunk(v.name, first, end))
+            remaining -= end - first + 1
+            if end == last:
+                at[v.name] += 1
+            else:
+                rs[at[v.name]] = (end + 1, last)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -467,8 +517,11 @@ def plan_chunks(study: Study, done: dict[str, set[int]], size: int) -> list[Chun
 
 def read_table(directory: Path, table: str, columns: Sequence[str] | None = None) -> pa.Table:
     """Every row of ``table`` in ``directory``, sorted by ``records.SORT_KEYS``."""
-    parts = [pq.read_table(p, columns=columns) for p in shards(directory, table)]
-    schema = records.SCHEMAS[table]
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = records.schema(table)
+    parts = [pq.read_table(p, columns=columns, schema=schema) for p in shards(directory, table)]
     if columns is not None:
         schema = pa.schema([schema.field(c) for c in columns])
     if not parts:
@@ -531,13 +584,25 @@ def wilson(k: int, n: int) -> tuple[float, float]:
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
-def summarize(directory: Path, variants: Sequence[str] | None = None) -> list[VariantSummary]:
-    """Win rate (95% Wilson interval), mean VP, ties and failures per variant and Faction."""
-    cols = ["variant", "game_index", "winner", "error", *[f"vp_{f}" for f in FACTIONS]]
-    t = read_table(directory, "games", cols).to_pydict()
+_OUTCOME_COLUMNS = ["variant", "game_index", "winner", "error", *[f"vp_{f}" for f in FACTIONS]]
+
+
+def outcomes(directory: Path) -> dict[str, list[Any]]:
+    """The columns of the ``games`` table that ``summarize`` and ``failures`` read."""
+    return read_table(directory, "games", _OUTCOME_COLUMNS).to_pydict()
+
+
+def summarize(
+    directory: Path | dict[str, list[Any]], variants: Sequence[str] | None = None
+) -> list[VariantSummary]:
+    """Win rate (95% Wilson interval), mean VP, ties and failures per variant and Faction.
+
+    ``directory`` is a run directory, or what ``outcomes`` read from one.
+    """
+    t = directory if isinstance(directory, dict) else outcomes(directory)
     names = list(variants) if variants else sorted(set(t["variant"]))
     out = []
     for name in names:
@@ -557,9 +622,9 @@ def summarize(directory: Path, variants: Sequence[str] | None = None) -> list[Va
     return out
 
 
-def failures(directory: Path) -> list[tuple[str, int, str]]:
+def failures(directory: Path | dict[str, list[Any]]) -> list[tuple[str, int, str]]:
     """(variant, game_index, error) of every errored game, sorted."""
-    t = read_table(directory, "games", ["variant", "game_index", "error"]).to_pydict()
+    t = directory if isinstance(directory, dict) else outcomes(directory)
     return [
         (v, k, e)
         for v, k, e in zip(t["variant"], t["game_index"], t["error"], strict=True)
@@ -850,8 +915,12 @@ def run(
     chunk: int | None = None,
     progress: Progress | None = None,
     command: Sequence[str] | None = None,
+    decision_timeout: float | None = None,
 ) -> RunReport:
     """Play every game of ``study`` missing from ``out`` and write the dataset there.
+
+    ``decision_timeout`` (seconds) turns a strategy that hangs on one decision into a failed
+    game (DecisionTimeout) instead of a stuck run.
 
     Everything is checked first (directory, backend, scheduler): a RunError leaves ``out``
     untouched. Then ``out`` is created (or resumed; with ``force`` a different run in it is
@@ -873,7 +942,7 @@ def run(
             old = check_out_dir(out, study, force)  # again, now that we hold the lock
             if old is None:
                 _wipe(out)  # nothing, or a different run that --force replaces
-            return _run_locked(study, out, be, old, chunk, progress, command)
+            return _run_locked(study, out, be, old, chunk, progress, command, decision_timeout)
 
 
 def _run_locked(
@@ -884,14 +953,15 @@ def _run_locked(
     chunk: int | None,
     progress: Progress,
     command: Sequence[str] | None,
+    decision_timeout: float | None = None,
 ) -> RunReport:
     started = time.perf_counter()
     clean(out)
     done = done_games(out)
     total = study.games * len(study.variants)
     already = sum(len(done.get(v.name, ())) for v in study.variants)
-    size = chunk or chunk_size(total - already, be.workers)
-    chunks = plan_chunks(study, done, size)
+    chunks = plan_chunks(study, done, chunk, be.workers)
+    size = max((len(c) for c in chunks), default=chunk or MIN_CHUNK)  # the largest chunk
 
     session = {
         "start_time": manifest_mod.now(),
@@ -910,11 +980,20 @@ def _run_locked(
 
     progress.start(total, already)
     tasks = [
-        (study.run_id, study.seed, study.variant(c.variant), c, study.strategies, study.trace)
+        (
+            study.run_id,
+            study.seed,
+            study.variant(c.variant),
+            c,
+            study.strategies,
+            study.trace,
+            decision_timeout,
+        )
         for c in chunks
     ]
     played = 0
     fails: list[tuple[str, int, str]] = []
+    outcome: dict[str, list[Any]] = {}
     status = "incomplete"
     try:
         for result in _execute(be, tasks):
@@ -923,15 +1002,16 @@ def _run_locked(
             progress.advance(len(result.chunk))
         status = "complete"
     finally:
-        for table in records.TABLES:
-            if (out / table).is_dir():
-                _fsync_dir(out / table)
+        for name in records.TABLES:
+            if (out / name).is_dir():
+                _fsync_dir(out / name)
         session["end_time"] = manifest_mod.now()
         session["games_played"] = played
         man["status"] = status
         man["end_time"] = session["end_time"]
         if status == "complete":
-            fails = failures(out)
+            outcome = outcomes(out)
+            fails = failures(outcome)
             man["games_done"] = total
             man["failures"] = {
                 "count": len(fails),
@@ -946,7 +1026,7 @@ def _run_locked(
         already=already,
         total=total,
         failures=fails,
-        summary=summarize(out, [v.name for v in study.variants]),
+        summary=summarize(outcome, [v.name for v in study.variants]),
         seconds=time.perf_counter() - started,
         backend=be.description,
         chunk_size=size,
@@ -959,7 +1039,7 @@ def _commit(out: Path, result: ChunkResult) -> None:
     name = result.chunk.shard_name()
     for table in ("actions", "turns", "games"):
         if table in result.tables:
-            write_shard(out / table, name, result.tables[table])
+            write_shard(out / table, name, result.tables[table].to_table())
 
 
 def _new_manifest(study: Study) -> dict[str, Any]:
@@ -1056,6 +1136,8 @@ def replay(directory: Path, game: int, variant: str | None = None, trace: bool =
         variant = next(iter(variants))
     if variant not in variants:
         raise RunError(f"no variant {variant!r} in this run (it has {', '.join(variants)})")
+    import pyarrow.compute as pc
+
     games = read_table(directory, "games")
     rows = [
         r

@@ -138,9 +138,19 @@ def test_study_config_and_run_id_are_stable():
 def test_chunking():
     assert runner.chunk_size(12, 2) == runner.MIN_CHUNK
     assert runner.chunk_size(10**6, 2) == runner.MAX_CHUNK
-    assert runner.chunk_size(1600, 4) == 50
+    assert runner.chunk_size(1600, 4) == 100
+    # guided sizes: big chunks first, small ones last, every game exactly once
+    study = runner.Study.create(games=1000, seed=1, variants=["base", "timurs-shadow"])
+    chunks = runner.plan_chunks(study, {}, workers=2)
+    sizes = [len(c) for c in chunks]
+    assert sizes[0] == runner.MAX_CHUNK and max(sizes[-4:]) <= runner.MIN_CHUNK
+    assert sizes[:12] == sorted(sizes[:12], reverse=True)
+    for name in ("base", "timurs-shadow"):
+        covered = [k for c in chunks if c.variant == name for k in c.indices]
+        assert covered == list(range(1000))
+    assert [c.variant for c in chunks[:4]] == ["base", "timurs-shadow"] * 2
     study = runner.Study.create(games=10, seed=1, variants=["base", "timurs-shadow"])
-    chunks = runner.plan_chunks(study, {}, 4)
+    chunks = runner.plan_chunks(study, {}, size=4)
     assert [(c.variant, c.first, c.last) for c in chunks] == [
         ("base", 0, 3), ("timurs-shadow", 0, 3),
         ("base", 4, 7), ("timurs-shadow", 4, 7),
@@ -148,7 +158,7 @@ def test_chunking():
     ]  # fmt: skip
     # resume: only the missing runs of indices, never overlapping what exists
     done = {"base": {0, 1, 2, 5, 9}, "timurs-shadow": set(range(10))}
-    chunks = runner.plan_chunks(study, done, 3)
+    chunks = runner.plan_chunks(study, done, size=3)
     assert [(c.variant, c.first, c.last) for c in chunks] == [
         ("base", 3, 4),
         ("base", 6, 8),
@@ -283,10 +293,11 @@ def test_manifest_helpers(tmp_path):
     files = manifest.data_files()
     assert "events.yaml" in files and "map.yaml" in files
     assert files["events.yaml"]["provisional"] and files["map.yaml"]["provisional"]
+    assert not files["pieces.yaml"]["provisional"]
+    assert not files["variants/base.toml"]["provisional"]  # mentions the word in a comment only
     assert all(len(f["sha256"]) == 64 for f in files.values())
     commit = manifest.git_commit()
     assert commit is None or len(commit) >= 40
-    assert manifest.git_commit(tmp_path) is None or True  # a temp dir may sit in no repo
     manifest.write(tmp_path, {"a": 1})
     assert manifest.read(tmp_path) == {"a": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["manifest.json"]
@@ -593,3 +604,14 @@ def test_parquet_is_readable_by_pyarrow_dataset(tmp_path):
     runner.write_shard(tmp_path / "games", "part-base-000000-000002.parquet", _games_table(3))
     t = pq.read_table(tmp_path / "games")
     assert t.num_rows == 3
+
+
+def test_wilson_interval_agrees_with_stats():
+    from simulate import stats
+
+    for k, n in ((0, 5), (3, 10), (10, 10), (57, 200)):
+        lo, hi = runner.wilson(k, n)
+        ref = stats.wilson_interval(k, n)
+        assert lo == pytest.approx(ref[0], abs=1e-12) and hi == pytest.approx(ref[1], abs=1e-12)
+        assert 0 <= lo <= k / n <= hi <= 1
+    assert runner.wilson(0, 7)[0] == 0.0 and runner.wilson(7, 7)[1] == 1.0

@@ -1,0 +1,262 @@
+"""``vsim``: what a user sees. Bad inputs are one line and exit 2, touching nothing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # so that "tests.test_runner:Boom" imports
+    sys.path.insert(0, str(ROOT))
+
+from simulate import runner  # noqa: E402
+from simulate.cli import cli  # noqa: E402
+
+BOOM = "tests.test_runner:Boom"
+
+
+def _has_engine() -> bool:
+    try:
+        from simulate import play_game  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+needs_engine = pytest.mark.skipif(not _has_engine(), reason="simulate.play_game not available")
+
+
+def vsim(*args: str):
+    return CliRunner().invoke(cli, list(args), prog_name="vsim")
+
+
+def _listing(directory: Path) -> dict[str, tuple[int, int]]:
+    return {
+        str(p.relative_to(directory)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def study_dir(tmp_path_factory):
+    """A finished study: 6 games under each of two variants."""
+    if not _has_engine():
+        pytest.skip("simulate.play_game not available")
+    out = tmp_path_factory.mktemp("cli") / "run"
+    result = vsim(
+        "run", "--games", "6", "--seed", "4", "--jobs", "1", "--out", str(out),
+        "--variant", "base", "--variant", "timurs-shadow",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return out, result
+
+
+def test_help_lists_the_commands():
+    result = vsim("--help")
+    assert result.exit_code == 0
+    for command in ("run", "replay", "strategies", "variants"):
+        assert command in result.output
+    assert vsim().exit_code == 0  # bare `vsim` shows the help
+    run_help = vsim("run", "--help").output
+    for option in ("--games", "--seed", "--jobs", "--strategy", "--variant", "--out", "--trace"):
+        assert option in run_help
+    assert "--backend [loky|dask|ray]" in run_help and "--scheduler" in run_help
+
+
+def test_strategies_one_line_each():
+    result = vsim("strategies")
+    assert result.exit_code == 0
+    lines = result.output.strip().splitlines()
+    random_line = next(line for line in lines if line.startswith("random"))
+    assert "(default)" in random_line and "strategies.random_bot:RandomStrategy" in random_line
+
+
+def test_variants_one_line_each():
+    result = vsim("variants")
+    assert result.exit_code == 0
+    lines = result.output.strip().splitlines()
+    names = [line.split()[0] for line in lines[:-1]]
+    assert "base" in names and "fort-penalty-2" in names and "timurs-shadow" in names
+    assert "attacks on BK at a Fort roll 2 dice" in result.output
+
+
+@needs_engine
+def test_run_prints_a_summary(study_dir):
+    out, result = study_dir
+    text = result.stdout
+    assert "win rate" in text and "95% CI" in text and "mean VP" in text
+    assert "timurs-shadow" in text and "failures" in text
+    assert f"Data: {out}/" in text
+    assert "provisional stand-ins" in text
+    assert (out / "manifest.json").is_file()
+    assert len(runner.read_table(out, "games")) == 12
+
+
+@pytest.fixture
+def existing(tmp_path):
+    """A directory holding a run's manifest and a shard, to prove bad inputs leave it be."""
+    out = tmp_path / "existing"
+    study = runner.Study.create(games=3, seed=1)
+    from simulate import manifest
+
+    out.mkdir()
+    manifest.write(out, {"config": study.config(), "status": "complete"})
+    runner.write_shard(
+        out / "games",
+        "part-base-000000-000002.parquet",
+        runner.records.table_from_rows("games", []),
+    )
+    return out
+
+
+BAD = [
+    (["--games", "0"], "--games must be a positive integer"),
+    (["--games", "-5"], "--games must be a positive integer"),
+    (["--games", "many"], "'many' is not a valid integer"),
+    (["--seed", "-1"], "--seed must be a non-negative integer"),
+    (["--seed", "0x"], "'0x' is not a valid integer"),
+    (["--strategy", "XX=random"], "unknown faction 'XX'"),
+    (["--strategy", "nope"], "unknown strategy 'nope'"),
+    (["--strategy", "BK=no.such.module:Bot"], "cannot load strategy"),
+    (["--strategy", "VE=random:depth=3"], "strategy for VE"),
+    (["--variant", "nope"], "unknown variant 'nope'"),
+    (["--variant", "missing/variant.toml"], "cannot read"),
+    (["--backend", "spark"], "'spark' is not one of"),
+    (["--jobs", "0"], "--jobs must be a positive integer"),
+    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask or ray"),
+    (["--chunk-size", "0"], "--chunk-size must be a positive integer"),
+]
+
+
+@pytest.mark.parametrize("args, message", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_inputs_exit_2_with_one_line_and_touch_nothing(args, message, existing):
+    before = _listing(existing)
+    result = vsim(
+        "run", "--games", "3", "--seed", "1", "--jobs", "1", "--out", str(existing), *args
+    )
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    assert message in lines[0]
+    assert _listing(existing) == before
+
+
+def test_bad_variant_file(tmp_path, existing):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "bad"\ndescription = "x"\n[combat]\nattack_dice = 9\n')
+    before = _listing(existing)
+    result = vsim("run", "--games", "2", "--out", str(existing), "--variant", str(bad))
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [f"Error: {bad}: combat.attack_dice: must be 1..6"]
+    assert _listing(existing) == before
+
+
+def test_unwritable_or_unusable_out(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("mine")
+    for out in (blocker, blocker / "sub"):
+        result = vsim("run", "--games", "2", "--jobs", "1", "--out", str(out))
+        assert result.exit_code == 2
+        assert len(result.stderr.strip().splitlines()) == 1
+        assert "not a directory" in result.stderr
+    assert blocker.read_text() == "mine"
+
+
+def test_a_different_run_in_out_is_refused(existing):
+    before = _listing(existing)
+    result = vsim("run", "--games", "5", "--seed", "1", "--jobs", "1", "--out", str(existing))
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"Error: {existing} holds a different run (games 3 there, 5 now); "
+        "use --force to replace it or choose another --out"
+    ]
+    assert _listing(existing) == before
+
+
+def test_unreachable_scheduler_exit_2(tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", 1)
+    out = tmp_path / "never"
+    result = vsim(
+        "run", "--games", "2", "--out", str(out), "--backend", "dask",
+        "--scheduler", "tcp://127.0.0.1:9",
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "cannot reach scheduler tcp://127.0.0.1:9" in result.stderr
+    assert not out.exists()
+
+
+def test_ray_backend_without_ray(tmp_path):
+    try:
+        import ray  # noqa: F401
+
+        pytest.skip("Ray is installed")
+    except ImportError:
+        pass
+    result = vsim("run", "--games", "2", "--out", str(tmp_path / "r"), "--backend", "ray")
+    assert result.exit_code == 2
+    assert "pip install 'vijayanagara-sim[ray]'" in result.stderr
+    assert not (tmp_path / "r").exists()
+
+
+@needs_engine
+def test_replay_checks_the_digest_and_prints_the_log(study_dir):
+    out, _ = study_dir
+    result = vsim("replay", str(out), "--game", "2", "--variant", "timurs-shadow")
+    assert result.exit_code == 0, result.output
+    assert "final state digest matches the record" in result.stdout
+    assert "game 2 of variant timurs-shadow" in result.stdout
+    traced = vsim("replay", str(out), "--game", "2", "--variant", "base", "--trace")
+    assert traced.exit_code == 0
+    assert len(traced.stdout.splitlines()) > len(result.stdout.splitlines())
+    # one variant must be chosen when there are several; unknown games are one-line errors
+    for args, message in (
+        ([], "several variants"),
+        (["--variant", "nope"], "no variant 'nope'"),
+        (["--game", "99", "--variant", "base"], "no game 99"),
+    ):
+        argv = ["replay", str(out), *(args if "--game" in args else ["--game", "1", *args])]
+        r = vsim(*argv)
+        assert r.exit_code == 2 and message in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1
+    assert vsim("replay", str(out / "nothing"), "--game", "1").exit_code == 2
+
+
+@needs_engine
+def test_replay_detects_a_changed_record(tmp_path):
+    out = tmp_path / "run"
+    assert vsim("run", "--games", "2", "--jobs", "1", "--out", str(out)).exit_code == 0
+    shard = runner.shards(out, "games")[0]
+    import pyarrow.parquet as pq
+
+    t = pq.read_table(shard)
+    i = t.schema.get_field_index("state_digest")
+    t = t.set_column(i, "state_digest", pa.array(["0" * 64] * t.num_rows))
+    pq.write_table(t, shard)
+    result = vsim("replay", str(out), "--game", "1")
+    assert result.exit_code == 1
+    assert "differs from the record's" in result.stderr
+
+
+@needs_engine
+def test_failures_exit_3_and_replay_reproduces_them(tmp_path):
+    out = tmp_path / "boom"
+    result = vsim(
+        "run", "--games", "6", "--seed", "2", "--jobs", "1", "--out", str(out),
+        "--strategy", "all=random", "--strategy", f"DS={BOOM}",
+    )  # fmt: skip
+    assert result.exit_code == 3, result.output
+    fails = runner.failures(out)
+    assert fails
+    assert f"{len(fails)} game(s) failed" in result.stdout
+    variant, k, _ = fails[0]
+    assert f"repro: vsim replay {out} --game {k} --variant {variant}" in result.stdout
+    again = vsim("replay", str(out), "--game", str(k))
+    assert again.exit_code == 3
+    assert "reproduced the recorded failure" in again.stdout
