@@ -1,0 +1,34 @@
+"""Misbehaving strategies for the fault tests (importable as tests.fault_strategies:Name)."""
+
+from __future__ import annotations
+
+import time
+
+
+class Hang:
+    """Hangs on its first decision in about 60% of the games (decided from its own seed)."""
+
+    name = "hang"
+
+    def new_game(self, faction, rng, rules):
+        self.rng = rng
+        self.hang = rng.random() < 0.6
+
+    def choose(self, observation, decision):
+        if self.hang:
+            time.sleep(3600)
+        return decision.options[int(self.rng.random() * len(decision.options))]
+
+
+class Slow:
+    """Plays like `random`, a little slowly, so that a run lasts long enough to be interrupted."""
+
+    name = "slow"
+
+    def new_game(self, faction, rng, rules):
+        self.rng = rng
+
+    def choose(self, observation, decision):
+        if decision.kind == "action":
+            time.sleep(0.002)
+        return decision.options[int(self.rng.random() * len(decision.options))]
