@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def vsim(*args: str):
-    return CliRunner().invoke(cli, list(args), prog_name="vsim")
+    return CliRunner(env={"COLUMNS": "200"}).invoke(cli, list(args), prog_name="vsim")
 
 
 def _listing(directory: Path) -> dict[str, tuple[int, int]]:

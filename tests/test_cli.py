@@ -31,7 +31,7 @@ needs_engine = pytest.mark.skipif(not _has_engine(), reason="simulate.play_game 
 
 
 def vsim(*args: str):
-    return CliRunner().invoke(cli, list(args), prog_name="vsim")
+    return CliRunner(env={"COLUMNS": "200"}).invoke(cli, list(args), prog_name="vsim")
 
 
 def _listing(directory: Path) -> dict[str, tuple[int, int]]:

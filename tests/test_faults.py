@@ -30,7 +30,7 @@ def _env() -> dict[str, str]:
 
 
 def vsim(*args: str):
-    return CliRunner().invoke(cli, list(args), prog_name="vsim")
+    return CliRunner(env={"COLUMNS": "200"}).invoke(cli, list(args), prog_name="vsim")
 
 
 def _reference(tmp_path: Path, games: int, seed: int, *extra: str) -> str:

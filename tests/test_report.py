@@ -54,7 +54,7 @@ def runs(tmp_path_factory):
 def built(runs, tmp_path_factory):
     """The report of run A, with run C given to --compare."""
     out = tmp_path_factory.mktemp("report") / "rep"
-    result = CliRunner().invoke(
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
         report, [str(runs["a"]), "--compare", str(runs["c"]), "--out", str(out)]
     )
     assert result.exit_code == 0, result.output
@@ -165,7 +165,7 @@ def test_errored_games_are_excluded_and_counted(runs, tmp_path):
     broken["error"] = "RuntimeError: boom; repro: vsim replay <DIR> --game 0 --variant base"
     pq.write_table(pa.Table.from_pylist(rows, schema=records.schema("games")), shard)
 
-    result = CliRunner().invoke(report, [str(run)])
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(report, [str(run)])
     assert result.exit_code == 0, result.output
     md = (run / "report" / "report.md").read_text(encoding="utf-8")
     assert f"**Failures: 1 of {GAMES} games**" in md
@@ -178,13 +178,15 @@ def test_errored_games_are_excluded_and_counted(runs, tmp_path):
 
 
 def test_report_of_a_missing_directory_is_one_line(tmp_path):
-    text = one_line_error(CliRunner().invoke(report, [str(tmp_path / "nope")]))
+    text = one_line_error(
+        CliRunner(env={"COLUMNS": "200"}).invoke(report, [str(tmp_path / "nope")])
+    )
     assert "not a directory" in text
 
 
 def test_report_refuses_a_compare_run_with_other_seeds(runs, tmp_path):
     out = tmp_path / "rep"
-    result = CliRunner().invoke(
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
         report, [str(runs["a"]), "--compare", str(runs["b"]), "--out", str(out)]
     )
     assert "seeds differ" in one_line_error(result)
@@ -196,7 +198,7 @@ def test_report_refuses_a_compare_run_with_other_seeds(runs, tmp_path):
 
 def test_compare_numbers_are_those_of_stats(runs, tmp_path):
     out = tmp_path / "cmp"
-    result = CliRunner().invoke(
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
         compare, [str(runs["a"]), "--variants", "base", "timurs-shadow", "--out", str(out)]
     )
     assert result.exit_code == 0, result.output
@@ -228,7 +230,7 @@ def test_compare_numbers_are_those_of_stats(runs, tmp_path):
 
 
 def test_compare_two_runs_with_the_same_seed(runs, tmp_path):
-    result = CliRunner().invoke(
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
         compare, [str(runs["c"]), str(runs["a"]), "--variants", "base", "timurs-shadow"]
     )
     assert result.exit_code == 0, result.output
@@ -236,7 +238,7 @@ def test_compare_two_runs_with_the_same_seed(runs, tmp_path):
 
 
 def test_compare_refuses_runs_with_different_seeds(runs, tmp_path):
-    result = CliRunner().invoke(
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
         compare, [str(runs["c"]), str(runs["b"]), "--out", str(tmp_path / "x")]
     )
     text = one_line_error(result)
@@ -256,14 +258,14 @@ def test_compare_refuses_runs_with_different_seeds(runs, tmp_path):
 )
 def test_compare_bad_inputs_are_one_line(runs, args, message):
     argv = [x.format(**{k: str(v) for k, v in runs.items()}) for x in args]
-    assert message in one_line_error(CliRunner().invoke(compare, argv))
+    assert message in one_line_error(CliRunner(env={"COLUMNS": "200"}).invoke(compare, argv))
 
 
 # --- plan -------------------------------------------------------------------------------------
 
 
 def test_plan_says_games_needed():
-    result = CliRunner().invoke(plan, ["--delta", "0.03"])
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(plan, ["--delta", "0.03"])
     assert result.exit_code == 0, result.output
     n = stats.games_needed(0.03)
     assert f"play {n:,} games per variant" in result.output
@@ -272,7 +274,7 @@ def test_plan_says_games_needed():
 
 def test_plan_paired():
     args = ["--delta", "0.03", "--p0", "0.33", "--alpha", "0.05", "--power", "0.8"]
-    result = CliRunner().invoke(plan, [*args, "--paired-rho", "0.5"])
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(plan, [*args, "--paired-rho", "0.5"])
     assert result.exit_code == 0, result.output
     unpaired = stats.games_needed(0.03, 0.33, 0.05, 0.8)
     paired = stats.games_needed(0.03, 0.33, 0.05, 0.8, paired_rho=0.5)
@@ -292,11 +294,11 @@ def test_plan_paired():
     ],
 )
 def test_plan_bad_input_is_one_line_exit_2(args, message):
-    assert message in one_line_error(CliRunner().invoke(plan, args))
+    assert message in one_line_error(CliRunner(env={"COLUMNS": "200"}).invoke(plan, args))
 
 
 def test_register_adds_the_commands_to_a_group():
     group = register(click.Group("vsim"))
     assert {"report", "compare", "plan"} <= set(group.commands)
-    result = CliRunner().invoke(group, ["plan", "--delta", "0.1"])
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(group, ["plan", "--delta", "0.1"])
     assert result.exit_code == 0 and f"{stats.games_needed(0.1):,}" in result.output
