@@ -10,22 +10,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
+from cli_support import ROOT, invoke, listing
 
 from simulate import runner
-from simulate.cli import cli
 from simulate.rules.datafiles import DATA_DIR
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def vsim(*args: str):
-    return CliRunner(env={"COLUMNS": "200"}).invoke(cli, list(args), prog_name="vsim")
-
-
-def _listing(directory: Path) -> dict[str, tuple[int, int]]:
-    return {str(p.relative_to(directory)): (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in sorted(directory.rglob("*")) if p.is_file()}  # fmt: skip
+vsim = invoke
+_listing = listing
 
 
 @pytest.fixture(scope="module")

@@ -2,51 +2,22 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pyarrow as pa
 import pytest
-from click.testing import CliRunner
+from cli_support import invoke, listing
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # so that "tests.test_runner:Boom" imports
-    sys.path.insert(0, str(ROOT))
+from simulate import runner
 
-from simulate import runner  # noqa: E402
-from simulate.cli import cli  # noqa: E402
-
-BOOM = "tests.test_runner:Boom"
+BOOM = "tests.fault_strategies:Boom"
 
 
-def _has_engine() -> bool:
-    try:
-        from simulate import play_game  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_engine = pytest.mark.skipif(not _has_engine(), reason="simulate.play_game not available")
-
-
-def vsim(*args: str):
-    return CliRunner(env={"COLUMNS": "200"}).invoke(cli, list(args), prog_name="vsim")
-
-
-def _listing(directory: Path) -> dict[str, tuple[int, int]]:
-    return {
-        str(p.relative_to(directory)): (p.stat().st_size, p.stat().st_mtime_ns)
-        for p in sorted(directory.rglob("*"))
-        if p.is_file()
-    }
+vsim = invoke
+_listing = listing
 
 
 @pytest.fixture(scope="module")
 def study_dir(tmp_path_factory):
     """A finished study: 6 games under each of two variants."""
-    if not _has_engine():
-        pytest.skip("simulate.play_game not available")
     out = tmp_path_factory.mktemp("cli") / "run"
     result = vsim(
         "run", "--games", "6", "--seed", "4", "--jobs", "1", "--out", str(out),
@@ -85,7 +56,6 @@ def test_variants_one_line_each():
     assert "attacks on BK at a Fort roll 2 dice" in result.output
 
 
-@needs_engine
 def test_run_prints_a_summary(study_dir):
     out, result = study_dir
     text = result.stdout
@@ -205,7 +175,6 @@ def test_ray_backend_without_ray(tmp_path):
     assert not (tmp_path / "r").exists()
 
 
-@needs_engine
 def test_replay_checks_the_digest_and_prints_the_log(study_dir):
     out, _ = study_dir
     result = vsim("replay", str(out), "--game", "2", "--variant", "timurs-shadow")
@@ -228,7 +197,6 @@ def test_replay_checks_the_digest_and_prints_the_log(study_dir):
     assert vsim("replay", str(out / "nothing"), "--game", "1").exit_code == 2
 
 
-@needs_engine
 def test_replay_detects_a_changed_record(tmp_path):
     out = tmp_path / "run"
     assert vsim("run", "--games", "2", "--jobs", "1", "--out", str(out)).exit_code == 0
@@ -244,7 +212,6 @@ def test_replay_detects_a_changed_record(tmp_path):
     assert "differs from the record's" in result.stderr
 
 
-@needs_engine
 def test_failures_exit_3_and_replay_reproduces_them(tmp_path):
     out = tmp_path / "boom"
     result = vsim(

@@ -13,24 +13,12 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import ROOT, invoke, process_env
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # so that "tests.fault_strategies:Hang" imports
-    sys.path.insert(0, str(ROOT))
+from simulate import runner
 
-from simulate import runner  # noqa: E402
-from simulate.cli import cli  # noqa: E402
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    return env
-
-
-def vsim(*args: str):
-    return CliRunner(env={"COLUMNS": "200"}).invoke(cli, list(args), prog_name="vsim")
+_env = process_env
+vsim = invoke
 
 
 def _reference(tmp_path: Path, games: int, seed: int, *extra: str) -> str:

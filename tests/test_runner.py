@@ -1,7 +1,7 @@
 """The batch runner: seeds, shards, resume, failures, backends and the dataset's schemas.
 
 Studies here are tiny (a few games) so that the file runs in well under a minute. The
-strategy ``Boom`` below is referenced as ``tests.test_runner:Boom`` by the runs that test
+strategy ``Boom`` (tests/fault_strategies.py) is referenced as ``tests.fault_strategies:Boom`` by the runs that test
 failures; workers import it with the repository root on their path.
 """
 
@@ -20,72 +20,17 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from cli_support import ROOT, listing, process_env, run_process
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # so that "tests.test_runner:Boom" imports, here and in workers
-    sys.path.insert(0, str(ROOT))
+from simulate import manifest, records, runner
+from simulate.seeds import game_seed
 
-from simulate import manifest, records, runner  # noqa: E402
-from simulate.seeds import game_seed  # noqa: E402
-from strategies.random_bot import RandomStrategy  # noqa: E402
-
-BOOM = "tests.test_runner:Boom"
+BOOM = "tests.fault_strategies:Boom"
 
 
-class Boom(RandomStrategy):
-    """Random play, except that in about half the games it raises at its fourth decision."""
-
-    name = "boom"
-
-    def new_game(self, faction, rng, rules):
-        super().new_game(faction, rng, rules)
-        self.doomed = rng.random() < 0.5
-        self.calls = 0
-
-    def choose(self, observation, decision):
-        self.calls += 1
-        if self.doomed and self.calls == 4:
-            raise ZeroDivisionError("boom\nsecond line")
-        return super().choose(observation, decision)
-
-
-def _has_engine() -> bool:
-    try:
-        from simulate import play_game  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_engine = pytest.mark.skipif(not _has_engine(), reason="simulate.play_game not available")
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(ROOT), *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])]
-    )
-    env.update(extra)
-    return env
-
-
-def vsim(*args: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "simulate.cli", *args],
-        cwd=ROOT,
-        env=_env(**env),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
-def _listing(directory: Path) -> dict[str, tuple[int, int]]:
-    return {
-        str(p.relative_to(directory)): (p.stat().st_size, p.stat().st_mtime_ns)
-        for p in sorted(directory.rglob("*"))
-        if p.is_file()
-    }
+vsim = run_process
+_env = process_env
+_listing = listing
 
 
 # ---------------------------------------------------------------------------------------------
@@ -364,7 +309,6 @@ def _table(out: Path, table: str) -> pa.Table:
     return runner.read_table(out, table)
 
 
-@needs_engine
 def test_dataset_contents(tmp_path):
     import polars as pl
 
@@ -423,7 +367,6 @@ def test_dataset_contents(tmp_path):
         assert 0 <= f.low <= f.win_rate <= f.high <= 1
 
 
-@needs_engine
 def test_same_study_same_tables_whatever_jobs(tmp_path):
     one = _run(tmp_path / "one", games=10, jobs=1, trace=True)
     two = _run(tmp_path / "two", games=10, jobs=2, trace=True, chunk=3)
@@ -431,7 +374,6 @@ def test_same_study_same_tables_whatever_jobs(tmp_path):
     assert runner.dataset_digest(tmp_path / "one") == runner.dataset_digest(tmp_path / "two")
 
 
-@needs_engine
 def test_same_command_same_tables_across_processes_and_hash_seeds(tmp_path):
     args = ["run", "--games", "6", "--seed", "5", "--quiet", "--strategy", "all=random"]
     a = vsim(*args, "--jobs", "1", "--out", str(tmp_path / "a"), PYTHONHASHSEED="1")
@@ -441,7 +383,6 @@ def test_same_command_same_tables_across_processes_and_hash_seeds(tmp_path):
     assert runner.dataset_digest(tmp_path / "a") == runner.dataset_digest(tmp_path / "b")
 
 
-@needs_engine
 def test_resume_after_a_lost_shard_plays_only_the_missing_games(tmp_path):
     full = tmp_path / "full"
     _run(full, games=10, chunk=4, trace=True)
@@ -459,7 +400,6 @@ def test_resume_after_a_lost_shard_plays_only_the_missing_games(tmp_path):
     assert runner.dataset_digest(full) == expected
 
 
-@needs_engine
 def test_resume_after_kill_9(tmp_path):
     games = 48
     args = [
@@ -502,7 +442,6 @@ def test_resume_after_kill_9(tmp_path):
     assert indices == list(range(games))
 
 
-@needs_engine
 def test_a_different_config_is_refused_unless_force(tmp_path):
     out = tmp_path / "run"
     _run(out, games=4)
@@ -516,7 +455,6 @@ def test_a_different_config_is_refused_unless_force(tmp_path):
     assert seeds == [game_seed(12, k) for k in range(4)]
 
 
-@needs_engine
 def test_a_raising_strategy_becomes_error_rows_and_exit_3(tmp_path):
     out = tmp_path / "boom"
     result = vsim(
@@ -555,7 +493,6 @@ def test_a_raising_strategy_becomes_error_rows_and_exit_3(tmp_path):
     assert "Played 0 games" in again.stdout
 
 
-@needs_engine
 def test_dask_local_cluster_matches_loky(tmp_path):
     from dask.distributed import LocalCluster
 
@@ -577,7 +514,6 @@ def test_dask_local_cluster_matches_loky(tmp_path):
     assert runner.dataset_digest(tmp_path / "loky") == runner.dataset_digest(tmp_path / "dask")
 
 
-@needs_engine
 def test_ray_matches_loky(tmp_path):
     pytest.importorskip("ray")
     loky = _run(tmp_path / "loky", games=4, jobs=1)
@@ -586,7 +522,6 @@ def test_ray_matches_loky(tmp_path):
     assert runner.dataset_digest(tmp_path / "loky") == runner.dataset_digest(tmp_path / "ray")
 
 
-@needs_engine
 def test_replay_matches_the_record(tmp_path):
     out = tmp_path / "run"
     _run(out, games=3, variants=["base", "timurs-shadow"])
