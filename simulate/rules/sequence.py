@@ -86,11 +86,13 @@ def event_playable(ctx: Context, f: int) -> bool:
 def faction_turn(ctx: Context, f: int, forced: str | None = None) -> None:
     """One Eligible Faction's action on the current Event card (2.3.3)."""
     st = ctx.state
-    action = (
-        forced
-        if forced is not None
-        else ctx.ask(f, "action", action_options(ctx, f), ctx.rules.cards[st.card].id)
-    )
+    if forced is None:
+        # whether any Command is possible is enough here; the list is built if one is chosen
+        any_command = commands.available_commands(ctx, f, first=True)
+        options = action_options(ctx, f, any_command)
+        action = ctx.ask(f, "action", options, ctx.rules.cards[st.card].id)
+    else:
+        action = forced
     log = ctx.log[f]
     log[0] = action
     if action == PASS:
@@ -116,11 +118,8 @@ def faction_turn(ctx: Context, f: int, forced: str | None = None) -> None:
     ctx.action_done()
 
 
-def _command(
-    ctx: Context, f: int, limited: bool = False, optional: bool = False, options: list[str] | None = None
-) -> str | None:
-    if options is None:
-        options = commands.available_commands(ctx, f)
+def _command(ctx: Context, f: int, limited: bool = False, optional: bool = False) -> str | None:
+    options = commands.available_commands(ctx, f)
     if optional:
         options = [*options, NO_COMMAND]
     if not options:

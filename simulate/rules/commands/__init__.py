@@ -30,7 +30,7 @@ MODULES = {
 class CommandRun:
     """Bookkeeping of one Command: spaces selected once (3.1.1), pieces used once (3.1.2)."""
 
-    __slots__ = ("name", "free", "limited", "selected", "used", "n", "shifted", "where")
+    __slots__ = ("name", "free", "limited", "selected", "used", "n", "shifted", "where", "masks")
 
     def __init__(
         self, name: str, n_spaces: int, free: bool, limited: bool, where: frozenset | None
@@ -41,11 +41,13 @@ class CommandRun:
         self.selected: list[int] = []
         self.used: list[int] | None = None  # Units moved or in an attack, by space x counter
         self.n = n_spaces
+        self.masks: dict = {}  # ready_mask results while nothing is used (the board is unchanged)
         self.shifted = False  # Migrate's one Influence shift (3.3.2, 3.4.2)
         self.where = where  # spaces an Event allows, or None
 
     def use(self, s: int, counter: int, n: int) -> None:
         """Mark ``n`` Units as used by this Command (3.1.2); a negative ``n`` releases them."""
+        self.masks.clear()
         if self.used is None:
             self.used = [0] * (self.n * NK)
         i = s * NK + counter
@@ -56,11 +58,16 @@ class CommandRun:
         Structure ``struct``): where Units can still move or fight."""
         p = st.pieces
         mask = 0
-        if self.used is None:  # nothing used yet: a plain scan of the board
+        if self.used is None:  # nothing used yet: a plain scan of the board, shared by Commands
+            key = (len(spaces), c1, struct)
+            cached = self.masks.get(key)
+            if cached is not None:
+                return cached
             for s in spaces:
                 b = s * NK
                 if (p[b + c1] or p[b + c2]) and (struct < 0 or p[b + struct]):
                     mask |= 1 << s
+            self.masks[key] = mask
             return mask
         for s in spaces:
             if (struct < 0 or p[s * NK + struct]) and (
@@ -115,8 +122,10 @@ def available_commands(
     free: bool = False,
     granted_rebel: bool = False,
     where: frozenset | None = None,
+    first: bool = False,
 ) -> list[str]:
-    """The Faction's Commands that could select at least one space now."""
+    """The Faction's Commands that could select at least one space now (with ``first``: only
+    the first found, enough to know whether any Command is possible)."""
     if not free and ctx.state.resources[f] < 1:
         return []
     out = []
@@ -125,9 +134,13 @@ def available_commands(
         if name == "rebel" and not rebel_allowed(ctx, f, granted_rebel):
             continue
         run.name = name
-        found = MODULES[name].spaces(ctx, f, run) if where is None else candidate_spaces(ctx, f, run)
+        found = (
+            MODULES[name].spaces(ctx, f, run) if where is None else candidate_spaces(ctx, f, run)
+        )
         if next(found, None) is not None:
             out.append(name)
+            if first:
+                break
     return out
 
 
@@ -163,4 +176,5 @@ def execute(
         if not free:
             st.resources[f] -= 1
         module.resolve(ctx, f, s, run)
+        run.masks.clear()  # the board has changed
     return len(run.selected)
