@@ -14,6 +14,9 @@ ENTRY_POINT_GROUP = "vijayanagara_sim.strategies"
 DEFAULT = "random"  # the strategy a first-time user gets for every Faction
 
 BUILTINS = {
+    "greedy": "strategies.greedy:GreedyStrategy",
+    "heuristic": "strategies.heuristic:HeuristicStrategy",
+    "mcts": "strategies.mcts:MCTSStrategy",
     "random": "strategies.random_bot:RandomStrategy",
 }
 
@@ -65,9 +68,7 @@ def resolve(name: str) -> type:
     target = known().get(name)
     if target is None:
         if ":" not in name:
-            raise UnknownStrategy(
-                f"unknown strategy {name!r}; known: {', '.join(known())}"
-            )
+            raise UnknownStrategy(f"unknown strategy {name!r}; known: {', '.join(known())}")
         target = name
     module_name, _, attr = target.partition(":")
     try:
@@ -75,6 +76,20 @@ def resolve(name: str) -> type:
         return getattr(module, attr)
     except (ImportError, AttributeError) as exc:
         raise UnknownStrategy(f"cannot load strategy {name!r}: {exc}") from None
+
+
+def describe(name: str) -> str:
+    """A one-line description of a registered strategy (its ``description`` attribute, else
+    the first line of its docstring)."""
+    cls = resolve(name)
+    text = getattr(cls, "description", None) or (cls.__doc__ or "").strip()
+    return text.splitlines()[0] if text else ""
+
+
+def params_of(strategy: Any) -> dict[str, Any]:
+    """The parameters a strategy instance was made with (its ``params`` attribute), for
+    manifests; ``{}`` when it has none."""
+    return dict(getattr(strategy, "params", None) or {})
 
 
 def make(spec: str) -> Any:

@@ -1,0 +1,158 @@
+"""``heuristic``: a sensible human-like bot for each faction (DS, BK, VE).
+
+The strategy picks the faction's bot in ``new_game``: ``sultanate.SultanateBot``,
+``bahmani.BahmaniBot`` or ``vijayanagara.VijayanagaraBot`` (the last two share
+``deccan.DeccanBot``). Each module's docstring states its priority scheme. The values behind
+every choice come from ``weights.toml`` (see ``evaluation.py``).
+
+Parameters (``--strategy DS=heuristic:aggression=0.7,weights=mine.toml``):
+
+- ``aggression``: 0..1, willingness to Attack and to spend Cavalry (default 0.5);
+- ``weights``: a TOML file merged over the shipped ``weights.toml``;
+- ``events``: how the Event option is weighed against the planned Command (2.3.3):
+  ``table`` (default: the average gain of each side for each faction and card, simulated
+  in advance, ``events_table.toml``; cards it lacks are simulated), ``simulate`` (a
+  one-turn simulation of both sides and the Command on a copy of this position) or
+  ``never``;
+- any weight by its dotted name, e.g. ``eval.DS.resources=0.1`` or ``reserve=3``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from pathlib import Path
+from typing import Any
+
+from simulate.rules.pieces import INDEX
+
+from .bahmani import BahmaniBot
+from .evaluation import Evaluator, load_weights
+from .sultanate import SultanateBot
+from .vijayanagara import VijayanagaraBot
+
+BOTS = (SultanateBot, BahmaniBot, VijayanagaraBot)
+SIDES = ("unshaded", "shaded")
+EVENT_MODES = ("table", "simulate", "never")
+
+
+class HeuristicStrategy:
+    """Rule-based bot per faction with a documented priority scheme; weights in TOML."""
+
+    name = "heuristic"
+    description = "rule-based bot per faction (priority schemes in strategies/heuristic/)"
+
+    def __init__(self, weights: str | None = None, **params: Any) -> None:
+        overrides: dict[str, Any] = {}
+        for key, value in params.items():
+            if key == "aggression":
+                value = float(value)
+                if not 0.0 <= value <= 1.0:
+                    raise ValueError(f"aggression must be between 0 and 1, got {value}")
+            overrides[key] = value
+        self.weights = load_weights(weights, overrides)
+        self.params: dict[str, Any] = dict(sorted(params.items()))
+        if weights:
+            # the file's content, not only its name, goes into a run's manifest
+            self.params["weights"] = weights
+            self.params["weights_sha256"] = hashlib.sha256(Path(weights).read_bytes()).hexdigest()
+        self.event_mode = self.weights["play"]["events"]
+        if self.event_mode not in EVENT_MODES:
+            raise ValueError(
+                f"events must be one of {', '.join(EVENT_MODES)}, got {self.event_mode!r}"
+            )
+        self.event_margin = float(self.weights["play"]["event_margin"])
+        self.recorder = None  # called with (card, faction, gains) when the bot simulates
+        self.bot = None
+        self.faction = -1
+        self.rng = random.Random(0)
+        self.rules = None
+        self.ev = None
+        self._shadows: tuple | None = None
+
+    def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
+        self.faction = INDEX[faction]
+        self.rng = rng
+        self.rules = rules
+        self.ev = Evaluator(rules, self.weights)
+        self.bot = BOTS[self.faction](self, rng, rules, self.weights, self.ev)
+        self._shadows = None
+
+    def choose(self, observation: Any, decision: Any) -> Any:
+        return self.bot.choose(observation, decision)
+
+    # -- Events (2.3.4): a one-turn simulation of each side against the Command ------------
+
+    def shadows(self) -> tuple:
+        """Heuristic bots for the three factions without Event lookahead (no recursion)."""
+        if self._shadows is None:
+            team = []
+            for name in ("DS", "BK", "VE"):
+                bot = HeuristicStrategy.__new__(HeuristicStrategy)
+                bot.weights = self.weights
+                bot.params = {}
+                bot.event_mode = "never"
+                bot.event_margin = self.event_margin
+                bot.recorder = None
+                bot._shadows = None
+                bot.new_game(name, random.Random(self.rng.getrandbits(32)), self.rules)
+                team.append(bot)
+            self._shadows = tuple(team)
+        return self._shadows
+
+    def simulate(self, obs, action: str, state, dice: int, plan: dict) -> float:
+        """Margin for this faction after its turn with ``action`` forced and its bot following
+        ``plan``, on a copy of ``state`` (a determinised copy: never the real deck)."""
+        from simulate.rules import search
+
+        team = self.shadows()
+        for bot in team:
+            bot.bot.plan = {}
+            bot.bot.battle = None
+        team[self.faction].bot.plan = dict(plan)
+        ctx = search.branch(self.rules, state, team, random.Random(dice))
+        search.apply_action(ctx, self.faction, action)
+        return self.ev.margin(ctx.state, self.faction)
+
+    def event_gains(self, obs, default: str) -> dict[str, float]:
+        """For each Event side, how much more the evaluation's margin is after taking it than
+        after the planned option, by a one-turn simulation of each on the same copy of the
+        position and the same dice (2.3.4)."""
+        state = obs.determinise(self.rng)
+        dice = self.rng.getrandbits(32)
+        base = self.simulate(obs, default, state, dice, self.bot.plan)
+        return {
+            side: self.simulate(obs, "event", state, dice, {"action": "event", "side": side}) - base
+            for side in SIDES
+        }
+
+    def consider_event(self, obs, decision, default: str, default_value: float) -> str:
+        """Take the Event when its better side beats the planned option (2.3.3): by the
+        precomputed table of average gains (``events = "table"``), or by simulating this
+        position (``"simulate"``, also used for a card the table does not know)."""
+        mode = self.event_mode
+        if mode == "never":
+            return default
+        card = decision.context
+        entry = None
+        if mode == "table":
+            from . import event_table
+
+            entry = event_table.lookup(self.rules, str(card), self.faction)
+        if entry is None:
+            gains = self.event_gains(obs, default)
+            if self.recorder is not None:
+                self.recorder(str(card), self.faction, gains)
+            side = max(SIDES, key=lambda s: (gains[s], s == SIDES[0]))
+            entry = (side, gains[side])
+        side, gain = entry
+        if gain > self.event_margin:
+            self.bot.plan["side"] = side
+            return "event"
+        return default
+
+    def pick_event_side(self, obs, decision) -> Any:
+        """Without a planned side: the shaded text for the Sultanate, unshaded otherwise
+        (2.3.4: the shaded side is often the Sultanate's)."""
+        want = "shaded" if self.faction == 0 else "unshaded"
+        return want if want in decision.options else decision.options[0]

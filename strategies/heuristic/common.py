@@ -1,0 +1,585 @@
+"""What the three heuristic faction bots share: decision dispatch, the turn plan (which
+option, Command and Decree), Cavalry, casualties, Succession and housekeeping choices.
+
+A faction bot subclasses ``FactionBot`` and provides, for each of its Commands, a value per
+selectable space (``space_value``), and a value per Decree (``decree_value``); the base class
+turns these into the top-level choice (2.3.3) and the space-by-space execution (3.1.1).
+Values are in victory-point equivalents and come from the local Province values of
+``evaluation.Evaluator`` plus the weights in ``weights.toml``. Decisions a bot has no handler
+for (new Event kinds, say) fall back to a random offered option from the bot's generator.
+"""
+
+from __future__ import annotations
+
+from simulate.rules.decisions import DONE
+from simulate.rules.pieces import (
+    BK,
+    COUNTER_OWNER,
+    DS,
+    GOVERNOR,
+    MI,
+    MONGOL,
+    NK,
+    PIECES_OF,
+    STRUCTURES,
+    UNITS_OF,
+    VE,
+)
+from simulate.rules.state import TUGHLAQ
+
+CD, EVENT, COMMAND, LIMITED, PASS = "command_decree", "event", "command", "limited", "pass"
+NONE = "none"
+BATTLE_KINDS = frozenset({"attack_target", "attack_support", "cavalry", "casualty"})
+SPACE_REFRESH = 3  # spaces whose values are refreshed at each selection (k_space)
+
+
+def counts(p: list[int], s: int) -> tuple[int, int, int]:
+    """Pieces of DS, BK and VE in space ``s``."""
+    b = s * NK
+    return (
+        p[b] + p[b + 1] + p[b + 2],
+        p[b + 3] + p[b + 4] + p[b + 5],
+        p[b + 6] + p[b + 7] + p[b + 8],
+    )
+
+
+def hit_chance(units: int) -> float:
+    """Chance one die hits with ``units`` Units involved: rolls <= units, a 6 misses (3.2.4)."""
+    return (units if units < 5 else 5) / 6.0
+
+
+class FactionBot:
+    """Base of the DS, BK and VE heuristic bots."""
+
+    faction = -1
+    commands: tuple[str, ...] = ()
+    decrees: tuple[str, ...] = ()
+    timing_first: frozenset = frozenset()  # Decrees taken before the Command (4.1)
+    _handlers: dict | None = None
+
+    def __init__(self, owner, rng, rules, weights: dict, evaluator) -> None:
+        self.owner = owner
+        self.rng = rng
+        self.rules = rules
+        board = rules.board
+        self.board = board
+        self.P = board.prosperity
+        self.adj = board.adjacent
+        self.provinces = board.province_ids
+        self.is_prov = board.is_province
+        self.n = board.n
+        self.delhi, self.mp, self.pj = rules.delhi, rules.mountain_passes, rules.punjab
+        self.zone = (rules.delhi, rules.punjab, rules.mountain_passes)
+        self.W = weights
+        self.play = weights["play"]
+        self.ev = evaluator
+        self.aggr = float(self.play["aggression"])
+        self.reserve = int(self.play["reserve"])
+        # how much another faction's local losses count as own gains: most for the leader
+        self.rival_leader = float(self.play["rival_leader"])
+        self.rival_other = float(self.play["rival_other"])
+        self.rw = [0.0, 0.0, 0.0]
+        self.lead = -1
+        self.plan: dict = {}
+        self.last: dict = {}
+        self.ranked: dict = {}  # space values by Command when the turn was planned
+        self.battle: tuple[int, int, int] | None = None  # (my units, their units, their pieces)
+        self.progress = 0.0
+        self.tughlaq = False
+        self._memo: dict = {}
+        self._added: dict = {}
+        self._spaces: dict = {}
+        # the position the caches above belong to
+        self._pt: tuple | None = None
+        self._tt: tuple | None = None
+        self._rest: tuple | None = None
+        cls = type(self)
+        if "_handlers" not in cls.__dict__ or cls._handlers is None:
+            cls._handlers = {
+                name[2:]: getattr(cls, name) for name in dir(cls) if name.startswith("k_")
+            }
+
+    # -- dispatch -------------------------------------------------------------------------
+
+    def choose(self, obs, d):
+        pt = tuple(obs.pieces)
+        tt = tuple(obs.tributary)
+        rest = (
+            tuple(obs.available),
+            tuple(obs.cavalry),
+            tuple(obs.influence),
+            obs.dynasty,
+            obs.cards_remaining,
+        )
+        if pt != self._pt or tt != self._tt or rest != self._rest:
+            self._moved(obs, pt, tt, rest)
+        if d.kind not in BATTLE_KINDS:
+            self.battle = None  # our own Attack is over: a later battle is someone else's
+        h = self._handlers.get(d.kind)
+        if h is not None:
+            choice = h(self, obs, d)
+            if choice in d.options:
+                return choice
+        return self.fallback(obs, d)
+
+    def _moved(self, obs, pt: tuple, tt: tuple, rest: tuple) -> None:
+        """The position changed since the last decision: the cached values are stale."""
+        old = self._rest
+        self.progress = self.ev.progress(obs)
+        self.tughlaq = obs.dynasty == TUGHLAQ
+        self._memo, self._added, self._spaces = {}, {}, {}
+        if old is None or rest[4] != old[4]:
+            self.lead = -1  # a new card: look at who leads again (set_leader)
+        self._pt, self._tt, self._rest = pt, tt, rest
+
+    def fallback(self, obs, d):
+        opts = d.options
+        return opts[int(self.rng.random() * len(opts))]
+
+    # -- values shared by the bots ----------------------------------------------------------
+
+    def res_value(self, r: int) -> float:
+        """Worth of one more Resource when holding ``r`` (1.8): dear when poor, cheap late."""
+        base = (
+            0.5
+            if r <= 1
+            else 0.32
+            if r <= 3
+            else 0.2
+            if r <= 6
+            else 0.12
+            if r <= 10
+            else 0.06
+            if r <= 16
+            else 0.02
+        )
+        return base * (0.35 + 0.65 * (1.0 - self.progress))
+
+    def gain_value(self, r: int, gain: int) -> float:
+        cap = self.rules.resources_max
+        return sum(self.res_value(r + i) for i in range(max(0, min(gain, cap - r))))
+
+    def cost(self, r: int, k: int = 1) -> float:
+        """Worth of spending ``k`` Resources out of ``r`` (more when it eats the reserve)."""
+        total = 0.0
+        for i in range(k):
+            left = r - i - 1
+            total += self.res_value(left) * (1.6 if left < self.reserve else 1.0)
+        return total
+
+    def cav_value(self) -> float:
+        return 0.25 * (0.3 + 0.7 * (1.0 - self.progress))
+
+    def worth(
+        self,
+        obs,
+        s: int,
+        dds: int = 0,
+        dbk: int = 0,
+        dve: int = 0,
+        trib: bool | None = None,
+        dgov: int = 0,
+    ) -> float:
+        """This faction's worth of Province ``s`` with its piece counts changed by (dds, dbk,
+        dve) and its Tributary status ``trib``: own local value less a share of the others'
+        (``rival_leader`` for the leading opponent, ``rival_other`` for the other)."""
+        if self.lead < 0:
+            self.set_leader(obs)
+        p = obs.pieces
+        b = s * NK
+        loc = self.ev.locals(
+            s,
+            p[b] + p[b + 1] + p[b + 2] + dds,
+            p[b + 3] + p[b + 4] + p[b + 5] + dbk,
+            p[b + 6] + p[b + 7] + p[b + 8] + dve,
+            obs.tributary[s] if trib is None else trib,
+            p[b + 1] + dgov,
+            self.tughlaq,
+        )
+        rw = self.rw
+        return loc[self.faction] - rw[0] * loc[0] - rw[1] * loc[1] - rw[2] * loc[2]
+
+    def delta(
+        self,
+        obs,
+        s: int,
+        dds: int = 0,
+        dbk: int = 0,
+        dve: int = 0,
+        trib: bool | None = None,
+        dgov: int = 0,
+    ) -> float:
+        """Change of this faction's worth of Province ``s`` (see ``worth``), memoised while
+        the position stays the same."""
+        key = (s, dds, dbk, dve, trib, dgov)
+        v = self._memo.get(key)
+        if v is None:
+            base = self._memo.get(s)
+            if base is None:
+                base = self._memo[s] = self.worth(obs, s)
+            v = self._memo[key] = self.worth(obs, s, dds, dbk, dve, trib, dgov) - base
+        return v
+
+    def add_value(self, obs, s: int, k: int) -> float:
+        """Worth of ``k`` more (negative: fewer) pieces of this faction in ``s``, memoised
+        until the next decision (``_add_value`` computes it)."""
+        key = (s, k)
+        v = self._added.get(key)
+        if v is None:
+            v = self._added[key] = self._add_value(obs, s, k)
+        return v
+
+    def cached_plan(self, obs, name: str, args, compute):
+        """A plan computed once per position (the caches are reset when it changes)."""
+        key = (name, args)
+        hit = self._spaces.get(key)
+        if hit is None:
+            hit = self._spaces[key] = compute()
+        return hit
+
+    def set_leader(self, obs) -> None:
+        """The opponent with the best evaluation is the one to hold back (5.0)."""
+        sc = self.ev.scores_obs(obs)
+        self.scores = sc
+        best, who = -1e18, -1
+        for g in (DS, BK, VE):
+            if g != self.faction and sc[g] > best:
+                best, who = sc[g], g
+        self.lead = who
+        self.rw = [
+            0.0 if g == self.faction else self.rival_leader if g == who else self.rival_other
+            for g in (DS, BK, VE)
+        ]
+
+    def against(self, g: int, obs=None) -> float:
+        """1 for the leading opponent, less for the other: how much hurting ``g`` helps."""
+        if self.lead < 0 and obs is not None:
+            self.set_leader(obs)
+        return 1.0 if g == self.lead else 0.4
+
+    # -- the turn (2.3.3) -------------------------------------------------------------------
+
+    def command_value(self, obs, name: str, limited: bool, free: bool = False) -> tuple[float, int]:
+        """Net worth of a Command and its best first space (see ``command_values``)."""
+        full, lim, first = self.command_values(obs, name, free)
+        return (lim if limited else full), first
+
+    def command_values(self, obs, name: str, free: bool = False) -> tuple[float, float, int]:
+        """(full, limited, first space): the space values, best first, each less the
+        Resource it costs (3.1.3), summed while that stays positive; the best one alone."""
+        values = self.space_values(obs, name)
+        if not values:
+            return 0.0, 0.0, -1
+        values.sort(key=lambda x: -x[0])
+        self.ranked[name] = {s: v for v, s in values}  # for the spaces chosen next (k_space)
+        r = obs.resources[self.faction]
+        total = 0.0
+        first_net = 0.0
+        for i, (v, _s) in enumerate(values):
+            if not free and i >= r:
+                break
+            net = v if free else v - self.cost(r - i)
+            if i == 0:
+                first_net = net
+            elif net <= 0:
+                break
+            total += net
+        return total, first_net, values[0][1]
+
+    def space_values(self, obs, name: str) -> list[tuple[float, int]]:
+        """(value, space) for each space the Command could select now."""
+        return [(self.cached_space_value(obs, name, s), s) for s in self.candidates(obs, name)]
+
+    def cached_space_value(self, obs, name: str, s: int) -> float:
+        key = (name, s)
+        v = self._spaces.get(key)
+        if v is None:
+            v = self._spaces[key] = self.space_value(obs, name, s)
+        return v
+
+    def k_action(self, obs, d):
+        self.battle = None
+        self.ranked = {}
+        opts = d.options
+        f = self.faction
+        best_cmd, cmd_val, lim_cmd, lim_val = NONE, 0.0, NONE, -1e9
+        if obs.resources[f] > 0 and (COMMAND in opts or LIMITED in opts or CD in opts):
+            for name in self.commands:
+                full, lim, _ = self.command_values(obs, name)
+                if full > cmd_val:
+                    best_cmd, cmd_val = name, full
+                if lim > lim_val:
+                    lim_cmd, lim_val = name, lim
+        best_dec, dec_val = None, -1e9
+        if CD in opts:
+            for name in self.decrees:
+                v = self.decree_value(obs, name)
+                if v is not None and v > dec_val:
+                    best_dec, dec_val = name, v
+        elig = float(self.play["eligibility"])
+        r = obs.resources[f]
+        values = {PASS: self.gain_value(r, self.rules.pass_income[f]) + elig}
+        if CD in opts and best_dec is not None:
+            values[CD] = dec_val + max(0.0, cmd_val)
+        if COMMAND in opts and best_cmd != NONE:
+            values[COMMAND] = cmd_val
+        if LIMITED in opts and lim_cmd != NONE:
+            values[LIMITED] = lim_val + elig
+        choice = max((o for o in opts if o in values), key=lambda o: values[o], default=PASS)
+        self.plan = {
+            "action": choice,
+            "command": lim_cmd if choice == LIMITED else best_cmd,
+            "decree": best_dec,
+        }
+        # for the search bots: what each option would do, and what it is worth
+        self.last = {
+            "values": values,
+            "command": best_cmd,
+            "limited": lim_cmd,
+            "decree": best_dec,
+            "choice": choice,
+        }
+        if EVENT in opts:
+            choice = self.owner.consider_event(obs, d, choice, values.get(choice, 0.0))
+        return choice
+
+    def k_decree_timing(self, obs, d):
+        dec = self.plan.get("decree")
+        return "decree_first" if dec in self.timing_first else "command_first"
+
+    def k_command(self, obs, d):
+        opts = d.options
+        planned = self.plan.get("command")
+        limited = self.plan.get("action") == LIMITED
+        if planned in opts and planned != NONE:
+            if self.plan.get("force"):
+                return planned
+            v, _ = self.command_value(obs, planned, limited)
+            if v > 0 or NONE not in opts:
+                return planned
+        best, best_v = None, -1e9
+        for o in opts:
+            if o == NONE:
+                continue
+            v, _ = self.command_value(obs, o, limited)
+            if v > best_v:
+                best, best_v = o, v
+        if NONE in opts and (best is None or best_v <= 0):
+            return NONE
+        return best
+
+    def k_decree(self, obs, d):
+        planned = self.plan.get("decree")
+        if self.plan.get("force") and planned in d.options:
+            return planned
+        best, best_v = d.options[0], -1e9
+        for o in d.options:
+            v = self.decree_value(obs, o)
+            if v is not None and v > best_v:
+                best, best_v = o, v
+        return best
+
+    def k_space(self, obs, d):
+        """The best offered space. Values are refreshed for the few spaces that ranked best
+        when the Command was planned (and any space new since), not for all of them: each
+        selection changes the board only around the space just resolved (3.1.1)."""
+        name = d.context
+        r = obs.resources[self.faction]
+        ranked = self.ranked.get(name)
+        opts = [s for s in d.options if s != DONE]
+        if ranked is not None and len(opts) > SPACE_REFRESH:
+            old = [s for s in opts if s in ranked]
+            old.sort(key=lambda s: -ranked[s])
+            opts = old[:SPACE_REFRESH] + [s for s in opts if s not in ranked]
+        best, best_v = None, -1e9
+        for s in opts:
+            v = self.cached_space_value(obs, name, s)
+            if v > best_v:
+                best, best_v = s, v
+        if DONE in d.options and (best is None or best_v - self.cost(r) <= 0):
+            return DONE
+        return best
+
+    # -- battles (1.10, 3.2.4, 3.3.4, 3.4.4) -------------------------------------------------
+
+    def _guess_battle(self, obs) -> tuple[int, int, int]:
+        """As defender the bot is not told where the battle is: the space where it meets the
+        most opposing Units (1.10 needs the Units involved to tell a hit from a miss)."""
+        p = obs.pieces
+        f = self.faction
+        u1, u2 = UNITS_OF[f]
+        best = (0, 0, 0)
+        best_key = -1
+        for s in range(self.n):
+            b = s * NK
+            mine = p[b + u1] + p[b + u2]
+            if not mine:
+                continue
+            theirs = 0
+            pieces = 0
+            for g in (DS, BK, VE, MI):
+                if g == f:
+                    continue
+                a, c = UNITS_OF[g] if g != MI else (MONGOL, MONGOL)
+                n = p[b + a] + (p[b + c] if c != a else 0)
+                theirs = max(theirs, n)
+                pieces = max(pieces, n + (p[b + PIECES_OF[g][2]] if g != MI else 0))
+            if theirs > best_key:
+                best_key = theirs
+                best = (mine, theirs, pieces)
+        return best
+
+    def k_cavalry(self, obs, d):
+        ctx = d.context
+        own, opp = ctx[0], ctx[1]
+        if len(ctx) >= 4:
+            my_u, opp_u = ctx[2], ctx[3]
+            opp_pieces = ctx[4] if len(ctx) >= 5 else opp_u
+        elif self.battle is not None:
+            my_u, opp_u, opp_pieces = self.battle
+        else:
+            my_u, opp_u, opp_pieces = self._guess_battle(obs)
+        miss = self.rules.combat["always_miss"]
+        cap = self.rules.combat["max_hits"]
+        my_hits = sum(1 for v in own if v <= my_u and v < miss)
+        opp_hits = sum(1 for v in opp if v <= opp_u and v < miss)
+        token = self.cav_value() * (1.5 - self.aggr)
+        kill = 0.45 if self.battle is not None else 0.3
+        save = 0.4
+        best, best_v = DONE, token
+        for o in d.options:
+            if o == DONE:
+                continue
+            use, v = o
+            if use == "charge":
+                if v <= my_u and v < miss:
+                    continue  # already a hit
+                useful = v - 1 <= my_u and v - 1 < miss
+                if useful and my_hits < min(cap, max(1, opp_pieces)) and kill > best_v:
+                    best, best_v = o, kill
+            elif v <= opp_u and v < miss and opp_hits <= cap and save > best_v:
+                best, best_v = o, save
+        return best
+
+    def k_casualty(self, obs, d):
+        opts = d.options
+        p = obs.pieces
+        if isinstance(opts[0], tuple):  # attacker: (space, counter)
+            self.battle = None
+            f = self.faction
+            best, best_v = opts[0], -1e9
+            for o in opts:
+                s, c = o
+                dd = [0, 0, 0]
+                dd[f] = -1
+                v = self.delta(obs, s, *dd) if self.is_prov[s] else -0.05
+                if c == GOVERNOR:
+                    v -= 0.3
+                if v > best_v:
+                    best, best_v = o, v
+            return best
+        # defender: own counters in one space
+        return self.defender_casualty(obs, d.context, opts, p)
+
+    def defender_casualty(self, obs, s, opts, p):
+        order = self.casualty_order(obs, s)
+        for c in order:
+            if c in opts:
+                return c
+        return opts[0]
+
+    def casualty_order(self, obs, s) -> tuple[int, ...]:
+        return ()
+
+    def k_cavalry_from(self, obs, d):
+        sc = self.ev.scores_obs(obs)
+        holders = [g for g in d.options if isinstance(g, int) and 0 <= g < 3 and g != self.faction]
+        if not holders:
+            return "none" if "none" in d.options else d.options[0]
+        return max(holders, key=lambda g: (sc[g], obs.cavalry[g], -g))
+
+    # -- Succession (2.5) ---------------------------------------------------------------------
+
+    def k_lords_shift(self, obs, d):
+        f = self.faction
+        r = obs.resources[f]
+        cost = self.rules.succession["lords_cost"]
+        if r - cost < self.reserve:
+            return DONE
+        sc = self.ev.scores_obs(obs)
+        best, best_v = DONE, self.gain_value(r - cost, cost) * 1.2
+        for o in d.options:
+            if o == DONE:
+                continue
+            g, step = o
+            if g == f:
+                v = 1.15 * step
+            else:
+                # lowering a rival helps as much as it is the leader
+                lead = max(sc[h] for h in (DS, BK, VE) if h != f)
+                v = -step * (0.9 if sc[g] >= lead - 0.5 else 0.35)
+            if v > best_v:
+                best, best_v = o, v
+        return best
+
+    # -- Events (2.3.4) -----------------------------------------------------------------------
+
+    def piece_worth(self, c: int) -> float:
+        """Rough worth of one piece of counter ``c`` to this faction (negative: an enemy's)."""
+        owner = COUNTER_OWNER[c]
+        v = 2.0 if c in STRUCTURES and owner in (BK, VE) else 1.0
+        if owner == MI:
+            return -0.3 if self.faction == DS else 0.2
+        return v if owner == self.faction else -v
+
+    def k_event_pieces(self, obs, d):
+        """Which pieces an Event takes from a space: the fewest of ours and the most of
+        theirs when removing; as many as allowed when moving (the Event's intent)."""
+        ctx = d.context
+        moving = isinstance(ctx, tuple) and len(ctx) > 1 and isinstance(ctx[1], int)
+        best, best_v = d.options[0], -1e9
+        for o in d.options:
+            if moving:
+                v = sum(n for _c, n in o)
+            else:
+                v = -sum(n * self.piece_worth(c) for c, n in o)
+            if v > best_v:
+                best, best_v = o, v
+        return best
+
+    def k_event_count(self, obs, d):
+        return d.options[0]
+
+    def k_event_space(self, obs, d):
+        """A space for an Event op: ours to gain where pieces go, the richest Province for
+        the Sultanate's Tributary markers, the opponents' strongholds where pieces leave."""
+        label = d.context
+        p = obs.pieces
+        f = self.faction
+        spaces = [s for s in d.options if s != DONE]
+        if not spaces:
+            return d.options[0]
+
+        def score(s: int) -> float:
+            pr = self.P[s]
+            if label == "set_tributary":
+                return pr if f == DS else -pr + (3 if obs.control[s] not in (f, -1) else 0)
+            if label == "set_independent":
+                if f == DS:
+                    return -pr
+                c = counts(p, s)
+                return pr + (3 if 2 * c[f] > sum(c) else 0)
+            if label in ("remove", "replace", "move_from", "flip"):
+                c = counts(p, s)
+                return sum(c) - 2 * c[f] if f != DS else c[1] + c[2] - c[0] + p[s * NK + MONGOL]
+            if self.is_prov[s]:
+                return self.add_value(obs, s, 1)
+            return 0.0
+
+        return max(spaces, key=lambda s: (score(s), -s))
+
+    def k_event_side(self, obs, d):
+        side = self.plan.pop("side", None)
+        if side in d.options:
+            return side
+        return self.owner.pick_event_side(obs, d)

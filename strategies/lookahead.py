@@ -1,0 +1,155 @@
+"""What the search bots (``greedy``, ``mcts``) share: the candidate top-level moves of a
+turn, and playing one of them out on a private copy of the position.
+
+A candidate is an ``action`` option (2.3.3) with the plan the heuristic would follow under
+it (its Command and Decree), the Event split into its two sides (2.3.4), and optionally each
+other Command the faction could pick. Every copy comes from ``Observation.determinise``: the
+unseen cards are redrawn, so no bot ever sees the real deck order (DESIGN: Decisions).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from simulate.rules import search
+from simulate.rules.pieces import INDEX
+
+from .heuristic import HeuristicStrategy
+
+SIDES = ("unshaded", "shaded")
+
+
+class Candidate:
+    """One top-level move: the forced ``action`` and the plan its faction bot follows."""
+
+    __slots__ = ("action", "plan", "label")
+
+    def __init__(self, action: str, plan: dict, label: str) -> None:
+        self.action = action
+        self.plan = plan
+        self.label = label
+
+    def __repr__(self) -> str:
+        return f"Candidate({self.label})"
+
+
+class Searcher:
+    """The heuristic a search bot falls back on, its rollout team, and its candidates."""
+
+    def __init__(
+        self, weights: str | None, heuristic_params: dict, rollout: str = "heuristic"
+    ) -> None:
+        if rollout not in ("heuristic", "random"):
+            raise ValueError(f"rollout must be 'heuristic' or 'random', got {rollout!r}")
+        self.rollout = rollout
+        params = dict(heuristic_params)
+        params["events"] = "never"  # the search itself weighs the Event
+        self.base = HeuristicStrategy(weights=weights, **params)
+        self.weights = self.base.weights
+        self.faction = -1
+        self.rules: Any = None
+        self.rng = random.Random(0)
+
+    def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
+        self.faction = INDEX[faction]
+        self.rules = rules
+        self.rng = rng
+        self.base.new_game(faction, rng, rules)
+        self.ev = self.base.ev
+        self.elig = float(self.weights["play"]["eligibility"])
+        self.team = self._team(heuristic=True)
+        self.fast = self.team if self.rollout == "heuristic" else self._team(heuristic=False)
+
+    def _team(self, heuristic: bool) -> tuple:
+        from .random_bot import RandomStrategy
+
+        out = []
+        for name in ("DS", "BK", "VE"):
+            rng = random.Random(self.rng.getrandbits(32))
+            if heuristic:
+                bot = HeuristicStrategy.__new__(HeuristicStrategy)
+                bot.weights = self.weights
+                bot.params = {}
+                bot.event_mode = "never"
+                bot.event_margin = 0.0
+                bot.recorder = None
+                bot._shadows = None
+                bot.new_game(name, rng, self.rules)
+            else:
+                bot = RandomStrategy()
+                bot.new_game(name, rng, self.rules)
+            out.append(bot)
+        return tuple(out)
+
+    def candidates(self, obs, decision, expand: bool = False) -> list[Candidate]:
+        """The heuristic's plan for each offered action; the Event by side; with ``expand``
+        every other Command too (and each Decree under Command + Decree)."""
+        bot = self.base.bot
+        bot.choose(obs, decision)  # fills bot.last with the plan of each option
+        last = bot.last
+        cmd, lim, dec = last.get("command"), last.get("limited"), last.get("decree")
+        out: list[Candidate] = []
+        for a in decision.options:
+            if a == "event":
+                for side in SIDES:
+                    out.append(Candidate(a, {"action": a, "side": side}, f"event:{side}"))
+            elif a == "pass":
+                out.append(Candidate(a, {"action": a}, a))
+            elif a == "limited":
+                out.append(
+                    Candidate(a, {"action": a, "command": lim, "decree": None}, f"{a}:{lim}")
+                )
+                if expand:
+                    for c in bot.commands:
+                        if c != lim:
+                            out.append(
+                                Candidate(a, {"action": a, "command": c, "force": True}, f"{a}:{c}")
+                            )
+            else:
+                label = f"{a}:{cmd}" + (f"+{dec}" if a == "command_decree" else "")
+                out.append(Candidate(a, {"action": a, "command": cmd, "decree": dec}, label))
+                if expand:
+                    decs = bot.decrees if a == "command_decree" else (None,)
+                    for c in bot.commands:
+                        for d in decs:
+                            if c == cmd and d == dec:
+                                continue
+                            plan = {"action": a, "command": c, "decree": d, "force": True}
+                            out.append(Candidate(a, plan, f"{a}:{c}" + (f"+{d}" if d else "")))
+        return out
+
+    def play(
+        self,
+        state,
+        cand: Candidate,
+        dice_seed: int,
+        finish: bool = True,
+        horizon: int | None = 0,
+        fast: bool = False,
+    ) -> Any:
+        """Play ``cand`` on a copy of ``state``: the faction's turn (its heuristic following
+        the candidate's plan), the rest of the card if ``finish`` (heuristic opponents), then
+        ``horizon`` more cards (None: to the end) by the rollout team (``fast``: random)."""
+        team = self.team
+        for member in team:
+            member.bot.plan = {}
+            member.bot.battle = None
+        team[self.faction].bot.plan = dict(cand.plan)
+        ctx = search.branch(self.rules, state, team, random.Random(dice_seed))
+        search.apply_action(ctx, self.faction, cand.action)
+        if finish and not ctx.state.over:
+            search.finish_card(ctx)
+        if (horizon is None or horizon > 0) and not ctx.state.over:
+            if fast:
+                ctx.agents = self.fast
+            search.play_out(ctx, horizon)
+        return ctx.state
+
+    def margin(self, state) -> float:
+        """The evaluation's margin for this faction, plus the worth of being Eligible for
+        the next card (2.3.7) while the game goes on."""
+        m = self.ev.margin(state, self.faction)
+        if not state.over and state.eligible[self.faction]:
+            m += self.elig
+        return m

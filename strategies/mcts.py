@@ -1,0 +1,144 @@
+"""``mcts``: a budgeted Monte Carlo search that never sees the deck order.
+
+At each top-level choice (2.3.3) the candidates are the offered options with the heuristic's
+plan for each, every Command and Decree the faction could pick, and the Event by side. The
+search has two stages, both on determinised copies of the position (``Observation
+.determinise``: the unseen cards redrawn consistently with what is public, 2.3), with dice
+from the bot's own generator:
+
+1. screen: each candidate's turn and the rest of the card are played on one copy and scored
+   by the evaluation, as ``greedy`` does; the ``top`` best go on;
+2. search: ``rollouts`` playouts per remaining candidate on average, allocated by UCB1 (flat
+   Monte Carlo tree search, one level). A playout plays the candidate, the rest of the card,
+   then ``horizon`` more cards (0: to the end of the game) with the rollout ``policy``
+   (``heuristic`` or ``random``), and scores the evaluation's margin there (the final VP
+   margin plus ``win_bonus`` for a win when the game ends). Playout k of every candidate
+   uses the same copy and dice (common random numbers).
+
+The budget is counted in playouts, not time, so a game is reproducible from its seed. The
+candidate with the best mean wins. Every other decision is the heuristic's.
+
+Parameters: ``rollouts`` (default 8), ``horizon`` (default 4), ``top`` (default 4),
+``policy`` (default ``heuristic``), ``c`` (UCB1 exploration, in VP, default 1.0),
+``win_bonus`` (default 2), ``expand`` (default true), ``weights`` and any heuristic parameter.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from .lookahead import Searcher
+
+
+class MCTSStrategy:
+    """Flat UCB1 Monte Carlo search over the top-level options on determinised copies."""
+
+    name = "mcts"
+    description = "budgeted Monte Carlo search (UCB1, determinised rollouts, no deck peeking)"
+
+    def __init__(
+        self,
+        weights: str | None = None,
+        rollouts: int = 8,
+        horizon: int = 4,
+        top: int = 4,
+        policy: str = "heuristic",
+        c: float = 1.0,
+        win_bonus: float = 2.0,
+        expand: bool = True,
+        **params: Any,
+    ) -> None:
+        for key, value, low in (
+            ("rollouts", rollouts, 1),
+            ("horizon", horizon, 0),
+            ("top", top, 1),
+        ):
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                kind = "positive" if low else "non-negative"
+                raise ValueError(f"{key} must be a {kind} integer, got {value!r}")
+        if not isinstance(expand, bool):
+            raise ValueError(f"expand must be true or false, got {expand!r}")
+        self.rollouts = rollouts
+        self.horizon = horizon
+        self.top = top
+        self.c = float(c)
+        self.win_bonus = float(win_bonus)
+        self.expand = expand
+        self.search = Searcher(weights, params, rollout=policy)
+        self.params: dict[str, Any] = dict(sorted(params.items()))
+        self.params.update(
+            rollouts=rollouts,
+            horizon=horizon,
+            top=top,
+            policy=policy,
+            c=self.c,
+            win_bonus=self.win_bonus,
+            expand=expand,
+        )
+        if weights:
+            self.params["weights"] = weights
+            self.params["weights_sha256"] = self.search.base.params["weights_sha256"]
+        self.rng = random.Random(0)
+
+    def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
+        self.rng = rng
+        self.search.new_game(faction, rng, rules)
+
+    def choose(self, observation: Any, decision: Any) -> Any:
+        if decision.kind == "action" and len(decision.options) > 1:
+            return self.plan(observation, decision)
+        return self.search.base.choose(observation, decision)
+
+    def score(self, state) -> float:
+        search = self.search
+        m = search.margin(state)
+        if state.over and m > 0:
+            m += self.win_bonus
+        return m
+
+    def plan(self, obs, decision) -> str:
+        search = self.search
+        cands = search.candidates(obs, decision, self.expand)
+        worlds: list[tuple] = []  # (determinised state, dice seed), shared by index
+
+        def world(k: int) -> tuple:
+            while len(worlds) <= k:
+                worlds.append((obs.determinise(self.rng), self.rng.getrandbits(32)))
+            return worlds[k]
+
+        # 1. screen: one card deep, like greedy
+        if len(cands) > self.top:
+            state, dice = world(0)
+            screened = sorted(
+                range(len(cands)),
+                key=lambda i: -search.margin(search.play(state, cands[i], dice, True)),
+            )
+            cands = [cands[i] for i in sorted(screened[: self.top])]
+        # 2. search: UCB1 over the survivors, playouts on shared worlds
+        n = len(cands)
+        visits = [0] * n
+        totals = [0.0] * n
+        horizon = None if self.horizon == 0 else self.horizon
+        fast = search.rollout == "random"
+
+        def playout(i: int) -> None:
+            state, dice = world(visits[i] + 1)
+            end = search.play(state, cands[i], dice, True, horizon, fast)
+            totals[i] += self.score(end)
+            visits[i] += 1
+
+        for i in range(n):
+            playout(i)
+        for t in range(n, self.rollouts * n):
+            log_t = math.log(t)
+            best_i = max(
+                range(n),
+                key=lambda i: (totals[i] / visits[i] + self.c * math.sqrt(log_t / visits[i]), -i),
+            )
+            playout(best_i)
+        best_i = max(range(n), key=lambda i: (totals[i] / visits[i], visits[i], -i))
+        chosen = cands[best_i]
+        search.base.bot.plan = dict(chosen.plan)
+        return chosen.action

@@ -1,0 +1,205 @@
+"""The bots (issue 6): each returns only offered options, each is reproducible from its seed,
+parameters and weight files work, and a bot that raises fails its game, not the process."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from simulate import play_game
+from simulate.rules.context import StrategyError
+from strategies import registry
+from strategies.heuristic import HeuristicStrategy
+from strategies.heuristic.evaluation import Evaluator, default_weights, delhi_projection
+
+TINY_MCTS = "mcts:rollouts=1,horizon=1"
+
+
+class Checked:
+    """Wraps a strategy: every answer must be one of the options offered; counts decisions."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.name = getattr(inner, "name", "checked")
+        self.kinds: dict[str, int] = {}
+
+    def new_game(self, faction, rng, rules) -> None:
+        self.inner.new_game(faction, rng, rules)
+
+    def choose(self, observation, decision):
+        choice = self.inner.choose(observation, decision)
+        assert choice in decision.options, (decision.kind, choice, decision.options)
+        self.kinds[decision.kind] = self.kinds.get(decision.kind, 0) + 1
+        return choice
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "greedy"])
+def test_bots_answer_only_offered_options(spec):
+    for seed in (3, 4):
+        team = tuple(Checked(registry.make(spec)) for _ in range(3))
+        result = play_game(seed, team)
+        assert result.cards_played > 0
+        for bot in team:
+            assert bot.kinds.get("action", 0) > 0
+
+
+def test_mcts_answers_only_offered_options():
+    team = (Checked(registry.make(TINY_MCTS)), registry.make("heuristic"), registry.make("random"))
+    play_game(5, team)
+    assert team[0].kinds["action"] > 0
+
+
+def test_heuristic_plays_every_faction_sensibly_against_random():
+    """A smoke test of sense: in its own seat the heuristic beats random opponents."""
+    wins = 0
+    for seed in range(6):
+        for seat in ("DS", "BK", "VE"):
+            team = {f: ("heuristic" if f == seat else "random") for f in ("DS", "BK", "VE")}
+            wins += play_game(seed, team).winner == seat
+    assert wins >= 14  # of 18; random in a seat wins about a third of that
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "greedy", TINY_MCTS, "random"])
+def test_bots_are_reproducible_from_their_seed(spec):
+    team = {"DS": spec, "BK": "heuristic", "VE": spec}
+    a = play_game(11, team)
+    b = play_game(11, team)
+    assert a.state_digest == b.state_digest
+    assert a.vp == b.vp
+
+
+def test_different_seeds_give_different_games():
+    assert play_game(1, "heuristic").state_digest != play_game(2, "heuristic").state_digest
+
+
+def test_parameters_parse_are_recorded_and_change_the_weights():
+    name, params = registry.parse_spec("heuristic:aggression=0.7,events=never")
+    assert name == "heuristic" and params == {"aggression": 0.7, "events": "never"}
+    bot = registry.make("heuristic:aggression=0.7")
+    assert bot.params == {"aggression": 0.7}
+    assert bot.weights["play"]["aggression"] == 0.7
+    assert registry.params_of(bot) == {"aggression": 0.7}
+    assert registry.make("heuristic").weights["play"]["aggression"] == 0.5
+    dotted = registry.make("heuristic:eval.DS.resources=0.3")
+    assert dotted.weights["eval"]["DS"]["resources"] == 0.3
+    mcts = registry.make("mcts:rollouts=3,horizon=2,policy=random")
+    assert mcts.params["rollouts"] == 3 and mcts.params["policy"] == "random"
+
+
+def test_aggression_changes_play():
+    calm = play_game(8, {"DS": "heuristic:aggression=0.0", "BK": "heuristic", "VE": "heuristic"})
+    bold = play_game(8, {"DS": "heuristic:aggression=1.0", "BK": "heuristic", "VE": "heuristic"})
+    assert calm.state_digest != bold.state_digest
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("heuristic:aggression=2", "aggression must be between 0 and 1"),
+        ("heuristic:nonsense=1", "unknown weight 'nonsense'"),
+        ("heuristic:eval.XX.vp=1", "unknown weight"),
+        ("greedy:samples=0", "samples must be a positive integer"),
+        ("mcts:rollouts=0", "rollouts must be a positive integer"),
+        ("mcts:policy=magic", "rollout must be 'heuristic' or 'random'"),
+        ("heuristic:weights=/no/such/file.toml", "not found"),
+    ],
+)
+def test_bad_parameters_are_one_line_errors(spec, message):
+    with pytest.raises(ValueError, match=message) as info:
+        registry.make(spec)
+    assert "\n" not in str(info.value)
+
+
+def test_unknown_strategy_lists_the_known_ones():
+    with pytest.raises(registry.UnknownStrategy) as info:
+        registry.make("nosuchbot")
+    text = str(info.value)
+    assert "\n" not in text
+    for name in ("greedy", "heuristic", "mcts", "random"):
+        assert name in text
+
+
+def test_registry_knows_builtins_entry_points_and_module_paths():
+    known = registry.known()
+    for name in ("random", "heuristic", "greedy", "mcts"):
+        assert name in known
+        assert registry.describe(name)
+    cls = registry.resolve("strategies.heuristic:HeuristicStrategy")
+    assert cls is HeuristicStrategy
+
+
+def test_weights_toml_file_loads_and_merges(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text("[play]\naggression = 0.9\n\n[eval.BK]\ncavalry = 0.5\n")
+    bot = registry.make(f"heuristic:weights={path}")
+    assert bot.weights["play"]["aggression"] == 0.9
+    assert bot.weights["eval"]["BK"]["cavalry"] == 0.5
+    assert bot.weights["eval"]["VE"]["cavalry"] == default_weights()["eval"]["VE"]["cavalry"]
+    assert bot.params["weights"] == str(path)
+    assert len(bot.params["weights_sha256"]) == 64
+    play_game(2, {"DS": "heuristic", "BK": f"heuristic:weights={path}", "VE": "heuristic"})
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[play]\nsurprise = 1\n")
+    with pytest.raises(ValueError, match="unknown weight"):
+        registry.make(f"heuristic:weights={bad}")
+
+
+class Boom:
+    name = "boom"
+
+    def new_game(self, faction, rng, rules) -> None:
+        self.rng = rng
+
+    def choose(self, observation, decision):
+        if decision.kind == "action":
+            raise RuntimeError("boom")
+        return decision.options[0]
+
+
+def test_a_raising_strategy_fails_the_game_with_a_strategy_error():
+    with pytest.raises(StrategyError, match="boom"):
+        play_game(1, (Boom(), registry.make("heuristic"), registry.make("heuristic")))
+
+
+def test_a_strategy_answering_nonsense_fails_the_game():
+    class Liar(Boom):
+        def choose(self, observation, decision):
+            return "not an option"
+
+    with pytest.raises(StrategyError, match="not an offered option"):
+        play_game(1, (registry.make("heuristic"), Liar(), registry.make("heuristic")))
+
+
+def test_unknown_decisions_fall_back_to_an_offered_option():
+    from simulate.rules.decisions import Decision
+
+    bot = HeuristicStrategy()
+    from simulate.rules.ruleset import load_rules
+
+    rules = load_rules()
+    bot.new_game("VE", random.Random(3), rules)
+
+    class Obs:  # the fallback never looks at the board
+        pieces = [0] * (rules.board.n * 10)
+        tributary = [True] * rules.board.n
+        resources = cavalry = influence = [0, 0, 0]
+        available = [0] * 8
+        dynasty = 0
+        cards_remaining = 10
+
+    d = Decision("brand_new_kind", "VE", ("a", "b", "c"))
+    assert bot.choose(Obs(), d) in d.options
+
+
+def test_evaluation_scores_and_projection():
+    from simulate.rules.ruleset import load_rules
+    from simulate.rules.setup import new_state
+
+    rules = load_rules()
+    st = new_state(rules, random.Random(0))
+    ev = Evaluator(rules, default_weights())
+    s = ev.scores(st)
+    assert s[0] > s[1] and s[0] > s[2]  # the Sultanate starts with all 18 VP (2.1)
+    assert delhi_projection(0, 20) > 2.9 and delhi_projection(12, 0) < -2.9
+    assert delhi_projection(6, 4) < delhi_projection(6, 10)
