@@ -11,7 +11,7 @@ from typing import Any
 
 ENTRY_POINT_GROUP = "vijayanagara_sim.strategies"
 
-DEFAULT = "random"  # the strategy a first-time user gets for every Faction
+DEFAULT = "heuristic"  # the strategy a first-time user gets for every Faction
 
 BUILTINS = {
     "greedy": "strategies.greedy:GreedyStrategy",

@@ -7,6 +7,7 @@ import pytest
 from cli_support import invoke, listing
 
 from simulate import runner
+from strategies import registry
 
 BOOM = "tests.fault_strategies:Boom"
 
@@ -43,8 +44,11 @@ def test_strategies_one_line_each():
     result = vsim("strategies")
     assert result.exit_code == 0
     lines = result.output.strip().splitlines()
-    random_line = next(line for line in lines if line.startswith("random"))
-    assert "(default)" in random_line and "strategies.random_bot:RandomStrategy" in random_line
+    random_line = next(line for line in lines if line.startswith("random "))
+    assert "strategies.random_bot:RandomStrategy" in random_line
+    default_line = next(line for line in lines if line.startswith(f"{registry.DEFAULT} "))
+    assert "(default)" in default_line
+    assert {line.split()[0] for line in lines[:-1]} >= {"random", "heuristic", "greedy", "mcts"}
 
 
 def test_variants_one_line_each():

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from simulate import records, runner, stats
 from simulate.analysis_cli import compare, plan, register, report
 from simulate.result import FACTIONS
+from strategies import registry
 
 GAMES = 30
 SEED = 3
@@ -108,7 +109,7 @@ def test_report_header_states_provenance_and_provisional_data(built, runs):
         assert "simulate/data/map.yaml" in head and "simulate/data/events.yaml" in head
         assert "N games" in head and f"{2 * GAMES} (base: {GAMES} finished" in head
         assert re.search(rf"Master seed\W+{SEED}\b", head)
-        assert "random" in head  # the strategies
+        assert registry.DEFAULT in head  # the strategies
         assert "base" in head and "timurs-shadow" in head
         assert "single space" in head  # the variant's description
         assert "0.1.0" in head or "version" in head.lower()

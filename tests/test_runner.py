@@ -24,6 +24,7 @@ from cli_support import ROOT, listing, process_env, run_process
 
 from simulate import manifest, records, runner
 from simulate.seeds import game_seed
+from strategies import registry
 
 BOOM = "tests.fault_strategies:Boom"
 
@@ -38,7 +39,8 @@ _listing = listing
 
 
 def test_strategy_options():
-    assert runner.parse_strategies([]) == {"DS": "random", "BK": "random", "VE": "random"}
+    default = registry.DEFAULT
+    assert runner.parse_strategies([]) == {"DS": default, "BK": default, "VE": default}
     assert runner.parse_strategies(["VE=x", "all=y"]) == {"DS": "y", "BK": "y", "VE": "x"}
     assert runner.parse_strategies(["ds=a:k=1,j=2"])["DS"] == "a:k=1,j=2"
     assert runner.parse_strategies(["pkg.mod:Cls"])["BK"] == "pkg.mod:Cls"
@@ -324,7 +326,7 @@ def test_dataset_contents(tmp_path):
         assert r["run_id"] == report.run_id
         assert r["seed"] == game_seed(11, r["game_index"])
         assert r["error"] is None and r["state_digest"]
-        assert r["strategy_DS"] == "random"
+        assert r["strategy_DS"] == registry.DEFAULT
         assert r["winner"] in ("DS", "BK", "VE", None)
         assert r["seconds"] > 0
     # common random numbers: same seeds under each variant
@@ -351,7 +353,7 @@ def test_dataset_contents(tmp_path):
     man = json.loads((out / "manifest.json").read_text())
     assert man["status"] == "complete" and man["run_id"] == report.run_id
     assert man["master_seed"] == 11 and man["config"]["games"] == 6
-    assert man["strategies"] == {"DS": "random", "BK": "random", "VE": "random"}
+    assert man["strategies"] == dict.fromkeys(("DS", "BK", "VE"), registry.DEFAULT)
     assert [v["name"] for v in man["variants"]] == ["base", "fort-penalty-2"]
     assert man["variants"][1]["content"]["combat"] == {"fort_penalty": 2}
     assert man["provisional"]["any"] and "events.yaml" in man["provisional"]["files"]
