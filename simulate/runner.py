@@ -1042,6 +1042,20 @@ def _commit(out: Path, result: ChunkResult) -> None:
             write_shard(out / table, name, result.tables[table].to_table())
 
 
+def _strategy_params(study: Study) -> dict[str, Any]:
+    """Each Faction's strategy parameters as the strategy resolved them (weights file digests
+    included), so that a run's bots can be traced, not only their spec strings."""
+    from strategies import registry
+
+    out: dict[str, Any] = {}
+    for f in FACTIONS:
+        try:
+            out[f] = registry.params_of(registry.make(study.strategies[f]))
+        except Exception as exc:  # already validated by Study.create; never fail a run here
+            out[f] = {"error": _one_line(exc)}
+    return out
+
+
 def _new_manifest(study: Study) -> dict[str, Any]:
     files = study.data_files or manifest_mod.data_files()
     return {
@@ -1052,6 +1066,7 @@ def _new_manifest(study: Study) -> dict[str, Any]:
         "config": study.config(),
         "master_seed": study.seed,
         "strategies": {f: study.strategies[f] for f in FACTIONS},
+        "strategy_params": _strategy_params(study),
         "variants": [
             {
                 "name": v.name,
