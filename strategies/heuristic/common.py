@@ -229,6 +229,34 @@ class FactionBot:
             v = self._added[key] = self._add_value(obs, s, k)
         return v
 
+    def move_plan(
+        self, obs, s: int, sources: list[tuple[int, int]], limit: int
+    ) -> tuple[float, dict]:
+        """Move Units into ``s`` one at a time, each from the source ``(space, available)``
+        that misses it least, while the gain beats the loss (March 3.2.2, Migrate 3.3.2).
+        Returns the net gain and the Units taken from each source."""
+        taken = [0] * len(sources)
+        lost = [0.0] * len(sources)
+        moved, gained, total = 0, 0.0, 0.0
+        while moved < limit:
+            nxt = self.add_value(obs, s, moved + 1)
+            gain = nxt - gained
+            best, best_loss = -1, 1e9
+            for i, (a, k) in enumerate(sources):
+                if taken[i] >= k:
+                    continue
+                loss = -self.add_value(obs, a, -(taken[i] + 1)) - lost[i]
+                if loss < best_loss:
+                    best, best_loss = i, loss
+            if best < 0 or gain - best_loss <= 0.02:
+                break
+            taken[best] += 1
+            lost[best] += best_loss
+            moved += 1
+            gained = nxt
+            total += gain - best_loss
+        return total, {sources[i][0]: n for i, n in enumerate(taken) if n}
+
     def cached_plan(self, obs, name: str, args, compute):
         """A plan computed once per position (the caches are reset when it changes)."""
         key = (name, args)

@@ -217,27 +217,8 @@ class DeccanBot(FactionBot):
             if self.is_prov[a]:
                 k = self.own(p, a)
                 if k:
-                    sources.append([a, k, 0, 0.0])
-        moved, gained, total = 0, 0.0, 0.0
-        while moved < self.migrate_max:
-            nxt = self.add_value(obs, s, moved + 1)
-            gain = nxt - gained
-            best, best_loss = None, 1e9
-            for src in sources:
-                a, k, taken, lost = src
-                if taken >= k:
-                    continue
-                loss = -self.add_value(obs, a, -(taken + 1)) - lost
-                if loss < best_loss:
-                    best, best_loss = src, loss
-            if best is None or gain - best_loss <= 0.02:
-                break
-            best[2] += 1
-            best[3] += best_loss
-            moved += 1
-            gained = nxt
-            total += gain - best_loss
-        return total, {src[0]: src[2] for src in sources if src[2]}
+                    sources.append((a, k))
+        return self.move_plan(obs, s, sources, self.migrate_max)
 
     def _lone(self, p, s: int) -> bool:
         """Whether an opponent has pieces in ``s`` but no Units to roll defence dice."""

@@ -292,35 +292,16 @@ class SultanateBot(FactionBot):
             self.is_prov[s] and not p[s * NK + GOVERNOR] and not obs.tributary[s]
         ):
             return 0.0, {}
-        sources = []
+        sources = []  # (space, Troops, Governors)
         for a in self.adj[s]:
             t, g = p[a * NK + TROOP], p[a * NK + GOVERNOR]
             if t or g:
-                sources.append([a, t, g, 0, 0.0])  # space, troops, governors, taken, lost so far
+                sources.append((a, t, g))
         if not sources:
             return 0.0, {}
-        moved = 0
-        gained = 0.0
-        total = 0.0
-        for _ in range(10):
-            nxt = self.add_value(obs, s, moved + 1)
-            gain = nxt - gained
-            best, best_loss = None, 1e9
-            for src in sources:
-                a, t, _g, k, lost = src
-                if k >= t:
-                    continue
-                loss = -self.add_value(obs, a, -(k + 1)) - lost
-                if loss < best_loss:
-                    best, best_loss = src, loss
-            if best is None or gain - best_loss <= 0.02:
-                break
-            best[3] += 1
-            best[4] += best_loss
-            moved += 1
-            gained = nxt
-            total += gain - best_loss
-        plan = {src[0]: (src[3], 0) for src in sources if src[3]}
+        total, taken = self.move_plan(obs, s, [(a, t) for a, t, _g in sources], 10)
+        plan = {a: (n, 0) for a, n in taken.items()}
+        moved = sum(taken.values())
         # a Governor where it enables Govern removals or Demand Obedience (3.2.3, 4.2.3)
         if self.is_prov[s] and not p[s * NK + GOVERNOR]:
             b = s * NK
@@ -330,8 +311,7 @@ class SultanateBot(FactionBot):
             elif not obs.tributary[s]:
                 want = 0.3 * self.P[s]
             if want > 0:
-                for src in sources:
-                    a, _t, g, k, _l = src
+                for a, _t, g in sources:
                     if g and (g > 1 or not self.is_prov[a] or not obs.tributary[a]):
                         plan[a] = (plan.get(a, (0, 0))[0], 1)
                         total += (
