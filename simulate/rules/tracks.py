@@ -28,7 +28,9 @@ def gain_cavalry(ctx: Context, f: int, n: int, chooser: int | None = None) -> in
             if not holders:
                 break
             # 1.10: a token "may be taken" from another Faction; taking none is allowed
-            victim = ctx.ask(f if chooser is None else chooser, "cavalry_from", (*holders, "none"), "1.10")
+            victim = ctx.ask(
+                f if chooser is None else chooser, "cavalry_from", (*holders, "none"), "1.10"
+            )
             if victim == "none":
                 break
             st.cavalry[victim] -= 1
