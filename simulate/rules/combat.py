@@ -29,10 +29,13 @@ def mongol_charge(dice: list[int], units: int, always_miss: int) -> None:
         dice[i] -= 1
 
 
-def use_cavalry(ctx: Context, f: int, own: list[int], opp: list[int]) -> None:
+def use_cavalry(
+    ctx: Context, f: int, own: list[int], opp: list[int], own_units: int = 0, opp_units: int = 0
+) -> None:
     """Faction ``f`` spends any number of tokens, one at a time: Charge lowers one of its dice
     by one (not below 1), Screen removes an opposing die not showing 1 (1.10). Spent tokens
-    return to the pool."""
+    return to the pool. The Decision's context: (own dice, opposing dice, own Units involved,
+    opposing Units involved), what decides which rolls hit."""
     st = ctx.state
     while st.cavalry[f] > 0:
         options: list = [DONE]
@@ -40,7 +43,9 @@ def use_cavalry(ctx: Context, f: int, own: list[int], opp: list[int]) -> None:
         options.extend(("screen", v) for v in sorted(set(opp)) if v > 1)
         if len(options) == 1:
             return
-        choice = ctx.ask(f, "cavalry", tuple(options), (tuple(own), tuple(opp)))
+        choice = ctx.ask(
+            f, "cavalry", tuple(options), (tuple(own), tuple(opp), own_units, opp_units)
+        )
         if choice == DONE:
             return
         st.cavalry[f] -= 1
@@ -71,11 +76,11 @@ def battle(
     if attacker == MI:
         mongol_charge(a, att_units, miss)
     else:
-        use_cavalry(ctx, attacker, a, d)
+        use_cavalry(ctx, attacker, a, d, att_units, def_units)
     if defender == MI:
         mongol_charge(d, def_units, miss)
     else:
-        use_cavalry(ctx, defender, d, a)
+        use_cavalry(ctx, defender, d, a, def_units, att_units)
     return hits(a, att_units, combat["max_hits"], miss), hits(
         d, def_units, combat["max_hits"], miss
     )

@@ -20,7 +20,8 @@ march_from             (troops, governors) from the context's (source, dest)    
 govern                 "governor" or (amirs, rajas removed, qasbah 0/1)            3.2.3
 attack_target          defending Faction                                           3.2.4
 attack_support         "none" or (space, units of kind 1, units of kind 2)        3.2.4
-cavalry                "done", ("charge", die), ("screen", opposing die)           1.10
+cavalry                "done", ("charge", die), ("screen", opposing die);         1.10
+                       context: (own dice, opposing dice, own Units, opposing Units)
 casualty               counter (defender) or (space, counter) (attacker)           3.2.4
 rally_count            n .. 1 Units                                                3.3.1
 migrate_from           (obedient, rebelling) from the context's (source, dest)     3.3.2
