@@ -457,6 +457,19 @@ class FactionBot:
                 best = (mine, theirs, pieces)
         return best
 
+    def k_attack_target(self, obs, d):
+        """The defender whose attack is worth most (``attack_value`` of the Faction's bot),
+        remembering the battle's odds for the Cavalry decisions that follow (3.2.4, 3.3.4)."""
+        s = d.context
+        best, best_v, info = d.options[0], -1e9, None
+        for g in d.options:
+            v, i = self.attack_value(obs, s, g)
+            if v > best_v:
+                best, best_v, info = g, v, i
+        if info is not None:
+            self.battle = info
+        return best
+
     def k_cavalry(self, obs, d):
         ctx = d.context
         own, opp = ctx[0], ctx[1]

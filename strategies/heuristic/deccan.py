@@ -356,17 +356,6 @@ class DeccanBot(FactionBot):
     def k_rally_count(self, obs, d):
         return d.options[0]
 
-    def k_attack_target(self, obs, d):
-        s = d.context
-        best, best_v, info = d.options[0], -1e9, None
-        for g in d.options:
-            v, i = self.attack_value(obs, s, g)
-            if v > best_v:
-                best, best_v, info = g, v, i
-        if info is not None:
-            self.battle = info
-        return best
-
     def k_attack_support(self, obs, d):
         best = max(d.options, key=lambda o: (0,) if o == "none" else (o[1] + o[2],))
         if best != "none" and self.battle is not None:
