@@ -85,6 +85,7 @@ import copy
 import hashlib
 import json
 import tomllib
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -176,9 +177,12 @@ class _Ctx:
     names: _Names | None
 
 
-class _Spec:
+class _Spec(ABC):
+    """What one key of a variant file may hold."""
+
+    @abstractmethod
     def check(self, value: Any, path: str, ctx: _Ctx) -> None:
-        raise NotImplementedError
+        """Raise DataError naming ``path`` when ``value`` does not fit."""
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ Priority scheme (each choice valued in VP equivalents; the best wins):
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from functools import lru_cache
 
 from simulate.rules.pieces import (
@@ -59,7 +60,7 @@ def _binom(n: int, q: float) -> tuple[float, ...]:
     return tuple(out)
 
 
-class DeccanBot(FactionBot):
+class DeccanBot(FactionBot, ABC):
     """Shared Bahmani / Vijayanagara logic; subclasses set the faction data below."""
 
     commands = ("rally", "migrate", "rebel", "attack")
@@ -340,11 +341,13 @@ class DeccanBot(FactionBot):
                 best = (v, s)
         return best
 
+    @abstractmethod
     def econ_value(self, obs) -> float:
-        raise NotImplementedError
+        """Value of the Faction's economic Decree (Trade or Tax) now."""
 
+    @abstractmethod
     def special_value(self, obs) -> float | None:
-        raise NotImplementedError
+        """Value of the Faction's special Decree (Conspire or Compel) now, or None."""
 
     # -- decisions ----------------------------------------------------------------------------
 
