@@ -15,13 +15,12 @@ rest of the card, default true), ``weights`` and any heuristic parameter.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from .lookahead import Searcher
+from .lookahead import Searcher, SearchStrategy
 
 
-class GreedyStrategy:
+class GreedyStrategy(SearchStrategy):
     """One-step lookahead: plays each top-level option on a copy, keeps the best."""
 
     name = "greedy"
@@ -46,21 +45,9 @@ class GreedyStrategy:
         self.search = Searcher(weights, params)
         self.params: dict[str, Any] = dict(sorted(params.items()))
         self.params.update(samples=samples, expand=expand, finish=finish)
-        if weights:
-            self.params["weights"] = weights
-            self.params["weights_sha256"] = self.search.base.params["weights_sha256"]
-        self.rng = random.Random(0)
+        self._record_weights(weights)
 
-    def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
-        self.rng = rng
-        self.search.new_game(faction, rng, rules)
-
-    def choose(self, observation: Any, decision: Any) -> Any:
-        if decision.kind == "action" and len(decision.options) > 1:
-            return self.lookahead(observation, decision)
-        return self.search.base.choose(observation, decision)
-
-    def lookahead(self, obs, decision) -> str:
+    def decide(self, obs, decision) -> str:
         search = self.search
         cands = search.candidates(obs, decision, self.expand)
         default = search.base.bot.last.get("choice")

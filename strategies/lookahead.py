@@ -10,6 +10,7 @@ unseen cards are redrawn, so no bot ever sees the real deck order (DESIGN: Decis
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from typing import Any
 
 from simulate.rules import search
@@ -153,3 +154,31 @@ class Searcher:
         if not state.over and state.eligible[self.faction]:
             m += self.elig
         return m
+
+
+class SearchStrategy(ABC):
+    """What the search bots share: the heuristic decides every choice except the top-level
+    action of a turn (2.3.3), which the subclass searches in ``decide``."""
+
+    search: Searcher
+    params: dict[str, Any]
+
+    def _record_weights(self, weights: str | None) -> None:
+        """Put a weights file and its digest in ``params`` (for manifests)."""
+        if weights:
+            self.params["weights"] = weights
+            self.params["weights_sha256"] = self.search.base.params["weights_sha256"]
+        self.rng = random.Random(0)
+
+    def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
+        self.rng = rng
+        self.search.new_game(faction, rng, rules)
+
+    def choose(self, observation: Any, decision: Any) -> Any:
+        if decision.kind == "action" and len(decision.options) > 1:
+            return self.decide(observation, decision)
+        return self.search.base.choose(observation, decision)
+
+    @abstractmethod
+    def decide(self, observation: Any, decision: Any) -> str:
+        """The searched top-level action."""

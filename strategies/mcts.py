@@ -26,13 +26,12 @@ Parameters: ``rollouts`` (default 8), ``horizon`` (default 4), ``top`` (default 
 from __future__ import annotations
 
 import math
-import random
 from typing import Any
 
-from .lookahead import Searcher
+from .lookahead import Searcher, SearchStrategy
 
 
-class MCTSStrategy:
+class MCTSStrategy(SearchStrategy):
     """Flat UCB1 Monte Carlo search over the top-level options on determinised copies."""
 
     name = "mcts"
@@ -77,19 +76,7 @@ class MCTSStrategy:
             win_bonus=self.win_bonus,
             expand=expand,
         )
-        if weights:
-            self.params["weights"] = weights
-            self.params["weights_sha256"] = self.search.base.params["weights_sha256"]
-        self.rng = random.Random(0)
-
-    def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
-        self.rng = rng
-        self.search.new_game(faction, rng, rules)
-
-    def choose(self, observation: Any, decision: Any) -> Any:
-        if decision.kind == "action" and len(decision.options) > 1:
-            return self.plan(observation, decision)
-        return self.search.base.choose(observation, decision)
+        self._record_weights(weights)
 
     def score(self, state) -> float:
         search = self.search
@@ -98,7 +85,7 @@ class MCTSStrategy:
             m += self.win_bonus
         return m
 
-    def plan(self, obs, decision) -> str:
+    def decide(self, obs, decision) -> str:
         search = self.search
         cands = search.candidates(obs, decision, self.expand)
         worlds: list[tuple] = []  # (determinised state, dice seed), shared by index
