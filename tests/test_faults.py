@@ -140,3 +140,23 @@ def test_a_hanging_strategy_fails_its_games_after_the_decision_timeout(tmp_path)
                            capture_output=True, text=True, timeout=300)  # fmt: skip
     assert again.returncode == 3
     assert runner.dataset_digest(out) == digest
+
+
+def test_soak_plays_with_invariant_checks_and_reports_no_failure():
+    """The short CI version of the soak (issue 8); `vsim soak --games 100000` is the full one."""
+    result = invoke("soak", "--games", "6", "--jobs", "1", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    assert "soak: 6 games (random, heuristic), 0 failures" in result.output
+
+
+def test_soak_reports_a_failure_with_a_repro(monkeypatch):
+    from simulate.rules import invariants
+
+    def broken(state, rules):
+        raise invariants.InvariantError("planted violation")
+
+    monkeypatch.setattr(invariants, "check", broken)
+    result = invoke("soak", "--games", "2", "--jobs", "1", "--strategy", "random")
+    assert result.exit_code == 3
+    assert "planted violation" in result.stderr
+    assert "repro: python -c" in result.stderr and "replay_checked" in result.stderr
