@@ -457,6 +457,13 @@ class FactionBot:
                 best = (mine, theirs, pieces)
         return best
 
+    def with_support(self, choice):
+        """Count the Units lent by an ``attack_support`` choice into the battle's odds."""
+        if choice != "none" and self.battle is not None:
+            u, units, pieces = self.battle
+            self.battle = (u + choice[1] + choice[2], units, pieces)
+        return choice
+
     def k_attack_target(self, obs, d):
         """The defender whose attack is worth most (``attack_value`` of the Faction's bot),
         remembering the battle's odds for the Cavalry decisions that follow (3.2.4, 3.3.4)."""

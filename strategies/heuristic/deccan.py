@@ -361,10 +361,7 @@ class DeccanBot(FactionBot, ABC):
 
     def k_attack_support(self, obs, d):
         best = max(d.options, key=lambda o: (0,) if o == "none" else (o[1] + o[2],))
-        if best != "none" and self.battle is not None:
-            u, units, pieces = self.battle
-            self.battle = (u + best[1] + best[2], units, pieces)
-        return best
+        return self.with_support(best)
 
     def k_migrate_from(self, obs, d):
         a, s = d.context

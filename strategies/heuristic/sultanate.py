@@ -18,6 +18,7 @@ Cavalry is spent only where it turns a miss into a hit or screens a hit (1.10). 
 
 from __future__ import annotations
 
+from simulate.rules.commands import govern
 from simulate.rules.decisions import DONE
 from simulate.rules.pieces import (
     AMIR_OB,
@@ -31,7 +32,6 @@ from simulate.rules.pieces import (
     NK,
     PT_GOVERNOR,
     PT_MONGOL,
-    PT_QASBAH,
     PT_TROOP,
     QASBAH,
     RAJA_OB,
@@ -174,20 +174,7 @@ class SultanateBot(FactionBot):
         return self.add_value(obs, s, n) if n > 0 else 0.0
 
     def govern_options(self, obs, s: int) -> list:
-        p = obs.pieces
-        b = s * NK
-        out: list = []
-        if obs.available[PT_GOVERNOR]:
-            out.append("governor")
-        if p[b + GOVERNOR]:
-            cap = self.rules.factions["DS"]["govern_removes"]
-            can_q = self.is_prov[s] and not p[b + QASBAH] and obs.available[PT_QASBAH]
-            for a in range(min(cap, p[b + AMIR_OB]) + 1):
-                for r in range(min(cap - a, p[b + RAJA_OB]) + 1):
-                    for q in (0, 1) if can_q else (0,):
-                        if a or r or q:
-                            out.append((a, r, q))
-        return out
+        return govern.options(self.rules, obs.pieces, obs.available, s)
 
     def govern_value(self, obs, s: int, o) -> float:
         p = obs.pieces
@@ -446,10 +433,7 @@ class SultanateBot(FactionBot):
 
     def k_attack_support(self, obs, d):
         best = max(d.options, key=lambda o: (0, 0) if o == "none" else (o[1] + o[2], -o[2]))
-        if best != "none" and self.battle is not None:
-            u, units, pieces = self.battle
-            self.battle = (u + best[1] + best[2], units, pieces)
-        return best
+        return self.with_support(best)
 
     def k_march_from(self, obs, d):
         a, s = d.context

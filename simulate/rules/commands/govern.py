@@ -11,22 +11,26 @@ from ..pieces import AMIR_OB, DS, GOVERNOR, NK, PT_GOVERNOR, PT_QASBAH, QASBAH, 
 from ..placement import place, remove
 
 
-def _options(ctx: Context, s: int) -> list:
-    st = ctx.state
-    p = st.pieces
+def options(rules, pieces: list[int], avail: list[int], s: int) -> list:
+    """Govern's choices in ``s`` (3.2.3): "governor" (place one), or with a Governor present
+    (Amirs, Rajas removed, Qasbah 0/1). Reads only the board, so bots can call it too."""
     b = s * NK
     out: list = []
-    if st.avail[PT_GOVERNOR]:
+    if avail[PT_GOVERNOR]:
         out.append("governor")
-    if p[b + GOVERNOR]:
-        cap = ctx.rules.factions["DS"]["govern_removes"]
-        can_q = ctx.rules.board.kinds[s] == PROVINCE and not p[b + QASBAH] and st.avail[PT_QASBAH]
-        for a in range(min(cap, p[b + AMIR_OB]) + 1):
-            for r in range(min(cap - a, p[b + RAJA_OB]) + 1):
+    if pieces[b + GOVERNOR]:
+        cap = rules.factions["DS"]["govern_removes"]
+        can_q = rules.board.kinds[s] == PROVINCE and not pieces[b + QASBAH] and avail[PT_QASBAH]
+        for a in range(min(cap, pieces[b + AMIR_OB]) + 1):
+            for r in range(min(cap - a, pieces[b + RAJA_OB]) + 1):
                 for q in (0, 1) if can_q else (0,):
                     if a or r or q:
                         out.append((a, r, q))
     return out
+
+
+def _options(ctx: Context, s: int) -> list:
+    return options(ctx.rules, ctx.state.pieces, ctx.state.avail, s)
 
 
 def spaces(ctx: Context, f: int, run) -> Iterator[int]:
