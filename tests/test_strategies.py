@@ -180,13 +180,14 @@ def test_unknown_decisions_fall_back_to_an_offered_option():
     rules = load_rules()
     bot.new_game("VE", random.Random(3), rules)
 
-    class Obs:  # the fallback never looks at the board
+    class Obs:  # a bare board: the fallback does not depend on it
         pieces = [0] * (rules.board.n * 10)
         tributary = [True] * rules.board.n
         resources = cavalry = influence = [0, 0, 0]
         available = [0] * 8
         dynasty = 0
         cards_remaining = 10
+        timurid_drawn = 0
 
     d = Decision("brand_new_kind", "VE", ("a", "b", "c"))
     assert bot.choose(Obs(), d) in d.options

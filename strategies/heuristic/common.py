@@ -55,6 +55,7 @@ class FactionBot:
     commands: tuple[str, ...] = ()
     decrees: tuple[str, ...] = ()
     timing_first: frozenset = frozenset()  # Decrees taken before the Command (4.1)
+    local_commands: frozenset = frozenset()  # whose space values read only that space
     _handlers: dict | None = None
 
     def __init__(self, owner, rng, rules, weights: dict, evaluator) -> None:
@@ -86,13 +87,34 @@ class FactionBot:
         self.battle: tuple[int, int, int] | None = None  # (my units, their units, their pieces)
         self.progress = 0.0
         self.tughlaq = False
-        self._memo: dict = {}
-        self._added: dict = {}
+        # Caches, by lifetime. ``_local[(lead + 1) * n + s]``: worth changes and add-values of
+        # Province ``s`` with that opponent leading, kept while ``s`` (its pieces and
+        # Tributary marker) and the Dynasty stay the same. ``_values``: space values keyed by
+        # the last change of the space (Commands in ``local_commands``) or around it
+        # (``_hood_clock``), the leader and what else they read (``space_key``). ``_spaces``:
+        # anything else, for one position only.
+        n = self.n
+        self._local: list[dict] = [{} for _ in range(4 * n)]
+        self._values: dict = {}
         self._spaces: dict = {}
-        # the position the caches above belong to
-        self._pt: tuple | None = None
-        self._tt: tuple | None = None
-        self._rest: tuple | None = None
+        # the spaces whose neighbourhood (the space and its neighbours) holds each space
+        touches: list[list[int]] = [[s] for s in range(n)]
+        for a in range(n):
+            for s in board.adjacent[a]:
+                touches[s].append(a)
+        self._touches = tuple(tuple(t) for t in touches)
+        self._space_clock = [0] * n
+        self._hood_clock = [0] * n
+        self._clock = 0
+        self._slices = tuple(slice(s * NK, (s + 1) * NK) for s in range(n))
+        # the position the caches above belong to (copies of the Observation's lists)
+        self._pl: list | None = None
+        self._tl: list | None = None
+        self._al: list | None = None
+        self._cl: list | None = None
+        self._il: list | None = None
+        self._dyn = -1
+        self._left = -1
         cls = type(self)
         if "_handlers" not in cls.__dict__ or cls._handlers is None:
             cls._handlers = {
@@ -102,17 +124,17 @@ class FactionBot:
     # -- dispatch -------------------------------------------------------------------------
 
     def choose(self, obs, d):
-        pt = tuple(obs.pieces)
-        tt = tuple(obs.tributary)
-        rest = (
-            tuple(obs.available),
-            tuple(obs.cavalry),
-            tuple(obs.influence),
-            obs.dynasty,
-            obs.cards_remaining,
-        )
-        if pt != self._pt or tt != self._tt or rest != self._rest:
-            self._moved(obs, pt, tt, rest)
+        # a new position (pieces, markers, tracks, Dynasty, card) makes some values stale
+        if (
+            obs.pieces != self._pl
+            or obs.tributary != self._tl
+            or obs.available != self._al
+            or obs.cavalry != self._cl
+            or obs.influence != self._il
+            or obs.dynasty != self._dyn
+            or obs.cards_remaining != self._left
+        ):
+            self._moved(obs)
         if d.kind not in BATTLE_KINDS:
             self.battle = None  # our own Attack is over: a later battle is someone else's
         h = self._handlers.get(d.kind)
@@ -122,15 +144,50 @@ class FactionBot:
                 return choice
         return self.fallback(obs, d)
 
-    def _moved(self, obs, pt: tuple, tt: tuple, rest: tuple) -> None:
-        """The position changed since the last decision: the cached values are stale."""
-        old = self._rest
+    def _moved(self, obs) -> None:
+        """The position changed since the last decision: forget what it made stale."""
+        p, trib = obs.pieces, obs.tributary
+        old_p, old_t = self._pl, self._tl
+        new_card = obs.cards_remaining != self._left
+        self._pl, self._tl = p[:], trib[:]
+        self._al, self._cl, self._il = obs.available[:], obs.cavalry[:], obs.influence[:]
+        self._dyn, self._left = obs.dynasty, obs.cards_remaining
         self.progress = self.ev.progress(obs)
-        self.tughlaq = obs.dynasty == TUGHLAQ
-        self._memo, self._added, self._spaces = {}, {}, {}
-        if old is None or rest[4] != old[4]:
-            self.lead = -1  # a new card: look at who leads again (set_leader)
-        self._pt, self._tt, self._rest = pt, tt, rest
+        tughlaq = obs.dynasty == TUGHLAQ
+        self._spaces = {}
+        if old_p is None or tughlaq != self.tughlaq:
+            self.tughlaq = tughlaq
+            self._forget()
+        else:
+            changed = (
+                [s for s, sl in enumerate(self._slices) if p[sl] != old_p[sl]] if p != old_p else []
+            )
+            if trib != old_t:
+                changed.extend(s for s, was in enumerate(old_t) if trib[s] != was)
+            if changed:
+                self._changed(changed)
+        if new_card:
+            self.set_leader(obs)  # a new card: who leads now, for the whole card
+
+    def _changed(self, spaces: list[int]) -> None:
+        """Forget the values of changed spaces, and mark them and their neighbours."""
+        n = self.n
+        local, hood, touches, clock = self._local, self._hood_clock, self._touches, self._clock
+        for s in spaces:
+            local[s] = {}
+            local[n + s] = {}
+            local[2 * n + s] = {}
+            local[3 * n + s] = {}
+            clock += 1
+            self._space_clock[s] = clock
+            for a in touches[s]:
+                hood[a] = clock
+        self._clock = clock
+
+    def _forget(self) -> None:
+        """Drop every cached value (a new Dynasty changes every Province's worth)."""
+        self._local = [{} for _ in range(4 * self.n)]
+        self._values = {}
 
     def fallback(self, obs, d):
         opts = d.options
@@ -210,23 +267,28 @@ class FactionBot:
         dgov: int = 0,
     ) -> float:
         """Change of this faction's worth of Province ``s`` (see ``worth``), memoised while
-        the position stays the same."""
-        key = (s, dds, dbk, dve, trib, dgov)
-        v = self._memo.get(key)
+        ``s`` stays the same."""
+        memo = self._local[(self.lead + 1) * self.n + s]
+        key = (dds, dbk, dve, trib, dgov)
+        v = memo.get(key)
         if v is None:
-            base = self._memo.get(s)
+            base = memo.get(None)
             if base is None:
-                base = self._memo[s] = self.worth(obs, s)
-            v = self._memo[key] = self.worth(obs, s, dds, dbk, dve, trib, dgov) - base
+                base = memo[None] = self.worth(obs, s)
+            v = memo[key] = self.worth(obs, s, dds, dbk, dve, trib, dgov) - base
         return v
 
     def add_value(self, obs, s: int, k: int) -> float:
         """Worth of ``k`` more (negative: fewer) pieces of this faction in ``s``, memoised
-        until the next decision (``_add_value`` computes it)."""
-        key = (s, k)
-        v = self._added.get(key)
+        (``_add_value`` computes it; in a Province it must read only that Province, as the
+        value is kept while the Province stays the same; elsewhere, for this position)."""
+        if self.is_prov[s]:
+            memo, key = self._local[(self.lead + 1) * self.n + s], k
+        else:
+            memo, key = self._spaces, ("add", s, k)
+        v = memo.get(key)
         if v is None:
-            v = self._added[key] = self._add_value(obs, s, k)
+            v = memo[key] = self._add_value(obs, s, k)
         return v
 
     def move_plan(
@@ -235,26 +297,41 @@ class FactionBot:
         """Move Units into ``s`` one at a time, each from the source ``(space, available)``
         that misses it least, while the gain beats the loss (March 3.2.2, Migrate 3.3.2).
         Returns the net gain and the Units taken from each source."""
+        if limit <= 0:
+            return 0.0, {}
+        add = self.add_value
+        # what the next Unit taken from each source costs (None: the source is spent)
+        nexts = [-add(obs, a, -1) - 0.0 if k > 0 else None for a, k in sources]
+        gained = add(obs, s, 1)
+        best, best_loss = -1, 1e9
+        for i, loss in enumerate(nexts):
+            if loss is not None and loss < best_loss:
+                best, best_loss = i, loss
+        if best < 0 or gained - best_loss <= 0.02:
+            return 0.0, {}  # the usual outcome: no Unit is worth moving
         taken = [0] * len(sources)
         lost = [0.0] * len(sources)
-        moved, gained, total = 0, 0.0, 0.0
-        while moved < limit:
-            nxt = self.add_value(obs, s, moved + 1)
-            gain = nxt - gained
-            best, best_loss = -1, 1e9
-            for i, (a, k) in enumerate(sources):
-                if taken[i] >= k:
-                    continue
-                loss = -self.add_value(obs, a, -(taken[i] + 1)) - lost[i]
-                if loss < best_loss:
-                    best, best_loss = i, loss
-            if best < 0 or gain - best_loss <= 0.02:
-                break
+        moved, total = 0, 0.0
+        gain = gained
+        while True:
             taken[best] += 1
             lost[best] += best_loss
             moved += 1
-            gained = nxt
             total += gain - best_loss
+            a, k = sources[best]
+            t = taken[best]
+            nexts[best] = -add(obs, a, -(t + 1)) - lost[best] if t < k else None
+            if moved >= limit:
+                break
+            nxt = add(obs, s, moved + 1)
+            gain = nxt - gained
+            best, best_loss = -1, 1e9
+            for i, loss in enumerate(nexts):
+                if loss is not None and loss < best_loss:
+                    best, best_loss = i, loss
+            if best < 0 or gain - best_loss <= 0.02:
+                break
+            gained = nxt
         return total, {sources[i][0]: n for i, n in enumerate(taken) if n}
 
     def cached_plan(self, obs, name: str, args, compute):
@@ -265,10 +342,17 @@ class FactionBot:
             hit = self._spaces[key] = compute()
         return hit
 
+    def scores_now(self, obs) -> list[float]:
+        """The evaluation's scores of the three factions, once per position and Resources."""
+        key = ("scores", *obs.resources)
+        sc = self._spaces.get(key)
+        if sc is None:
+            sc = self._spaces[key] = self.ev.scores_obs(obs)
+        return sc
+
     def set_leader(self, obs) -> None:
         """The opponent with the best evaluation is the one to hold back (5.0)."""
-        sc = self.ev.scores_obs(obs)
-        self.scores = sc
+        sc = self.scores_now(obs)
         best, who = -1e18, -1
         for g in (DS, BK, VE):
             if g != self.faction and sc[g] > best:
@@ -294,13 +378,24 @@ class FactionBot:
 
     def command_values(self, obs, name: str, free: bool = False) -> tuple[float, float, int]:
         """(full, limited, first space): the space values, best first, each less the
-        Resource it costs (3.1.3), summed while that stays positive; the best one alone."""
+        Resource it costs (3.1.3), summed while that stays positive; the best one alone.
+        Computed once per position (and Resources, and Migrate's Influence shift plan)."""
+        r = obs.resources[self.faction]
+        key = ("command", name, free, r, bool(self.plan.get("shifted")))
+        hit = self._spaces.get(key)
+        if hit is None:
+            hit = self._spaces[key] = self._command_values(obs, name, free, r)
+        full, lim, first, ranked = hit
+        if ranked is not None:
+            self.ranked[name] = ranked  # for the spaces chosen next (k_space)
+        return full, lim, first
+
+    def _command_values(self, obs, name: str, free: bool, r: int):
         values = self.space_values(obs, name)
         if not values:
-            return 0.0, 0.0, -1
+            return 0.0, 0.0, -1, None
         values.sort(key=lambda x: -x[0])
-        self.ranked[name] = {s: v for v, s in values}  # for the spaces chosen next (k_space)
-        r = obs.resources[self.faction]
+        ranked = {s: v for v, s in values}
         total = 0.0
         first_net = 0.0
         for i, (v, _s) in enumerate(values):
@@ -312,22 +407,41 @@ class FactionBot:
             elif net <= 0:
                 break
             total += net
-        return total, first_net, values[0][1]
+        return total, first_net, values[0][1], ranked
 
     def space_values(self, obs, name: str) -> list[tuple[float, int]]:
         """(value, space) for each space the Command could select now."""
-        return [(self.cached_space_value(obs, name, s), s) for s in self.candidates(obs, name)]
+        value = self.cached_space_value
+        return [(value(obs, name, s), s) for s in self.spaces_for(obs, name)]
+
+    def spaces_for(self, obs, name: str) -> list[int]:
+        """``candidates``, computed once per position."""
+        key = ("candidates", name)
+        out = self._spaces.get(key)
+        if out is None:
+            out = self._spaces[key] = self.candidates(obs, name)
+        return out
 
     def cached_space_value(self, obs, name: str, s: int) -> float:
-        key = (name, s)
-        v = self._spaces.get(key)
+        """``space_value``, kept while ``s`` (and its neighbours, unless ``name`` is in
+        ``local_commands``), the Dynasty, the leader and ``space_key`` stay the same: a space
+        value reads no further than the neighbours."""
+        clock = self._space_clock if name in self.local_commands else self._hood_clock
+        key = (name, s, clock[s], self.lead, self.space_key(obs, name, s))
+        v = self._values.get(key)
         if v is None:
-            v = self._spaces[key] = self.space_value(obs, name, s)
+            v = self._values[key] = self.space_value(obs, name, s)
         return v
+
+    def space_key(self, obs, name: str, s: int):
+        """What else than the board around ``s`` its ``space_value`` for Command ``name``
+        reads (Available pieces, the Delhi zone...): part of the cache key."""
+        return None
 
     def k_action(self, obs, d):
         self.battle = None
         self.ranked = {}
+        self.plan = {}  # a new turn: nothing of the last one's plan (Migrate's shift) holds
         opts = d.options
         f = self.faction
         best_cmd, cmd_val, lim_cmd, lim_val = NONE, 0.0, NONE, -1e9
@@ -540,7 +654,7 @@ class FactionBot:
         return ()
 
     def k_cavalry_from(self, obs, d):
-        sc = self.ev.scores_obs(obs)
+        sc = self.scores_now(obs)
         holders = [g for g in d.options if isinstance(g, int) and 0 <= g < 3 and g != self.faction]
         if not holders:
             return "none" if "none" in d.options else d.options[0]
@@ -554,7 +668,7 @@ class FactionBot:
         cost = self.rules.succession["lords_cost"]
         if r - cost < self.reserve:
             return DONE
-        sc = self.ev.scores_obs(obs)
+        sc = self.scores_now(obs)
         best, best_v = DONE, self.gain_value(r - cost, cost) * 1.2
         for o in d.options:
             if o == DONE:

@@ -35,6 +35,7 @@ from simulate.rules.pieces import (
     GOVERNOR,
     MONGOL,
     NK,
+    PIECES_OF,
     PT_MONGOL,
     RAJA_OB,
     RAJA_REB,
@@ -60,10 +61,32 @@ def _binom(n: int, q: float) -> tuple[float, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def _battle(dice: int, defend: int, cap: int, u: int, units: int, pieces: int):
+    """Expected hits and losses of an Attack with ``u`` Units on ``units`` defending Units
+    among ``pieces`` (3.3.4), and the chances that it kills more than it loses (win) and
+    fewer (lose), for the Influence shift."""
+    hits_d = _binom(dice, hit_chance(u))
+    loss_d = _binom(defend, hit_chance(units)) if units else (1.0,)
+    e_hits = sum(min(k, pieces, cap) * q for k, q in enumerate(hits_d))
+    e_loss = sum(min(k, u) * q for k, q in enumerate(loss_d))
+    win = lose = 0.0
+    for k, qk in enumerate(hits_d):
+        dl = min(k, pieces, cap)
+        for j, qj in enumerate(loss_d):
+            al = min(j, u)
+            if al < dl:
+                win += qk * qj
+            elif al > dl:
+                lose += qk * qj
+    return e_hits, e_loss, win, lose
+
+
 class DeccanBot(FactionBot, ABC):
     """Shared Bahmani / Vijayanagara logic; subclasses set the faction data below."""
 
     commands = ("rally", "migrate", "rebel", "attack")
+    local_commands = frozenset({"rally", "rebel"})
     rival = -1
     ob = reb = struct = unit_pt = struct_pt = -1
     econ = ""  # "trade" or "tax"
@@ -78,6 +101,9 @@ class DeccanBot(FactionBot, ABC):
         self.shift_cost = data["migrate"]["shift_cost"]
         self.support_units = data["attack"]["support_units"]
         self.home = self.rules.rally_home[self.faction]
+        self.rival_base = PIECES_OF[self.rival][0]  # the rival's first counter (pieces.py)
+        r = self.rally
+        self.rally_cap = 1 + r["home_bonus"] + r["structure_bonus"] + r["control_bonus"]
         w = self.play["deccan"]
         self.w_shift = float(w["influence_shift"])
         self.w_struct = float(w["structure"])
@@ -145,7 +171,7 @@ class DeccanBot(FactionBot, ABC):
         # the Influence shift happens once per Migrate (3.3.2): count it in one space only
         out = []
         best_shift, best_i = 0.0, -1
-        for s in self.candidates(obs, name):
+        for s in self.spaces_for(obs, name):
             v = FactionBot.cached_space_value(self, obs, name, s)
             sh = self.shift_value(obs, s)
             if sh > 0 and v + sh > best_shift:
@@ -160,6 +186,10 @@ class DeccanBot(FactionBot, ABC):
         if name == "migrate" and not self.plan.get("shifted"):
             v += self.shift_value(obs, s)  # depends on Resources: never cached
         return v
+
+    def space_key(self, obs, name: str, s: int):
+        # Rally reads the Available Units only up to the most it can place (rally_value)
+        return min(obs.available[self.unit_pt], self.rally_cap) if name == "rally" else None
 
     def space_value(self, obs, name: str, s: int) -> float:
         if name == "rally":
@@ -190,11 +220,20 @@ class DeccanBot(FactionBot, ABC):
         return v
 
     def shift_value(self, obs, s: int) -> float:
-        """Worth of the Migrate Influence shift in destination ``s`` (3.3.2), or 0."""
+        """Worth of the Migrate Influence shift in destination ``s`` (3.3.2), or 0: the
+        same wherever the rival has a piece."""
+        b = s * NK + self.rival_base
         p = obs.pieces
-        f, g = self.faction, self.rival
-        if not counts(p, s)[g]:
+        if not (p[b] + p[b + 1] + p[b + 2]):
             return 0.0
+        key = ("shift", obs.resources[self.faction])
+        v = self._spaces.get(key)
+        if v is None:
+            v = self._spaces[key] = self._shift_value(obs)
+        return v
+
+    def _shift_value(self, obs) -> float:
+        f, g = self.faction, self.rival
         imax = self.rules.influence_max
         if obs.influence[f] >= imax and obs.influence[g] <= 0:
             return 0.0
@@ -260,12 +299,9 @@ class DeccanBot(FactionBot, ABC):
         else:
             units = p[b + RAJA_OB] + p[b + RAJA_REB]
             pieces = units + p[b + TEMPLE]
-        dice = max(0, dice)
-        cap = combat["max_hits"]
-        hits_d = _binom(dice, hit_chance(u))
-        loss_d = _binom(combat["defend_dice"], hit_chance(units)) if units else (1.0,)
-        e_hits = sum(min(k, pieces, cap) * q for k, q in enumerate(hits_d))
-        e_loss = sum(min(k, u) * q for k, q in enumerate(loss_d))
+        e_hits, e_loss, win, lose = _battle(
+            max(0, dice), combat["defend_dice"], combat["max_hits"], u, units, pieces
+        )
         kh, kl = int(e_hits + 0.5), int(e_loss + 0.5)
         dd = [0, 0, 0]
         dd[g] = -min(kh, units)
@@ -277,15 +313,6 @@ class DeccanBot(FactionBot, ABC):
             v += self.kill_rival * e_hits * self.against(g, obs)
             if kh > units:  # the rival's Structure falls too: 1 VP (5.2, 5.3)
                 v += 0.8 * self.against(g, obs)
-            win = lose = 0.0
-            for k, qk in enumerate(hits_d):
-                dl = min(k, pieces, cap)
-                for j, qj in enumerate(loss_d):
-                    al = min(j, u)
-                    if al < dl:
-                        win += qk * qj
-                    elif al > dl:
-                        lose += qk * qj
             v += 0.5 * self.w_shift * (1.0 + self.against(g, obs)) * (win - lose)
         v = v * (0.5 + self.aggr) - (0.5 - self.aggr) * 0.3 - self.attack_margin
         return v, (u, units, pieces)
@@ -416,7 +443,7 @@ class DeccanBot(FactionBot, ABC):
     def harm_weight(self, obs) -> float:
         """How much hurting the Sultanate helps us: full while it leads or keeps the
         Tributaries we want, less once a rival is ahead of it."""
-        sc = self.ev.scores_obs(obs)
+        sc = self.scores_now(obs)
         w = self.mongol_harm
         if sc[DS] + 2 < sc[self.rival]:
             w *= 0.5

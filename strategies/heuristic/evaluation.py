@@ -256,22 +256,24 @@ class Evaluator:
         pr = self.prosperity
         kh = 1.0 if dynasty == TUGHLAQ else self.khalji
         risk, hold = self.risk, self.hold
+        threat, retake, nogov = self.ds_threat, self.ds_retake, self.ds_nogov
+        chance_bk, chance_ve = self.chance[BK], self.chance[VE]
         fade = max(0.0, 1.0 - progress)
-        loc = [0.0, 0.0, 0.0]
-        units = [0, 0, 0]
-        structs = [0, 0, 0]
+        loc_ds = loc_bk = loc_ve = 0.0
+        u_ds = u_bk = u_ve = 0
+        st_bk = st_ve = 0
         governors = 0
         for s in self.provinces:
             b = s * NK
-            ds = p[b] + p[b + 1] + p[b + 2]
-            bk = p[b + 3] + p[b + 4] + p[b + 5]
-            ve = p[b + 6] + p[b + 7] + p[b + 8]
-            units[DS] += p[b] + p[b + 1]
-            units[BK] += p[b + 3] + p[b + 4]
-            units[VE] += p[b + 6] + p[b + 7]
-            structs[BK] += p[b + 5]
-            structs[VE] += p[b + 8]
-            gov = p[b + 1]
+            t, gov, q, ao, ar, fort, ro, rr, temple = p[b : b + 9]
+            ds = t + gov + q
+            bk = ao + ar + fort
+            ve = ro + rr + temple
+            u_ds += t + gov
+            u_bk += ao + ar
+            u_ve += ro + rr
+            st_bk += fort
+            st_ve += temple
             governors += gov
             total = ds + bk + ve
             ps = pr[s]
@@ -281,15 +283,18 @@ class Evaluator:
             iv = 0 if mv < -3 else 7 if mv > 4 else mv + 3
             if tributary[s]:
                 im = ib if ib > iv else iv
-                loc[DS] += ps * (1.0 - self.ds_threat * kh * risk[im])
-                loc[BK] += ps * self.chance[BK] * kh * risk[ib]
-                loc[VE] += ps * self.chance[VE] * kh * risk[iv]
+                loc_ds += ps * (1.0 - threat * kh * risk[im])
+                loc_bk += ps * chance_bk * kh * risk[ib]
+                loc_ve += ps * chance_ve * kh * risk[iv]
             else:
                 md = 2 * ds - total
-                v = ps * self.ds_retake * hold[0 if md < -3 else 7 if md > 4 else md + 3]
-                loc[DS] += v if gov else v * self.ds_nogov
-                loc[BK] += ps * hold[ib]
-                loc[VE] += ps * hold[iv]
+                v = ps * retake * hold[0 if md < -3 else 7 if md > 4 else md + 3]
+                loc_ds += v if gov else v * nogov
+                loc_bk += ps * hold[ib]
+                loc_ve += ps * hold[iv]
+        loc = [loc_ds, loc_bk, loc_ve]
+        units = [u_ds, u_bk, u_ve]
+        structs = [0, st_bk, st_ve]
         # Delhi zone (2.6): Sultanate Units in Delhi, Punjab and the Mountain Passes
         m = 0
         t = 0

@@ -32,6 +32,7 @@ from simulate.rules.pieces import (
     NK,
     PT_GOVERNOR,
     PT_MONGOL,
+    PT_QASBAH,
     PT_TROOP,
     QASBAH,
     RAJA_OB,
@@ -53,6 +54,7 @@ class SultanateBot(FactionBot):
 
     faction = DS
     commands = ("conscript", "march", "govern", "attack")
+    local_commands = frozenset({"conscript", "govern"})
     decrees = ("collect_tribute", "campaign", "demand_obedience")
     timing_first = frozenset({"collect_tribute", "campaign"})
 
@@ -67,12 +69,21 @@ class SultanateBot(FactionBot):
         self.attack_margin = float(w["attack_margin"])
         self.w_bonus = float(self.W["eval"]["DS"]["delhi_bonus"])
         self.conscript = self.rules.factions["DS"]["conscript"]
+        self.conscript_cap = max(self.conscript.values())
         self.dist = _distances(self.rules.board)
         self._mongol_cards: int | None = None
+        self.zone_hood = frozenset(self.zone).union(*(self.adj[z] for z in self.zone))
 
     # -- the Delhi zone (2.6, 5.1) --------------------------------------------------------
 
     def zone_mt(self, obs) -> tuple[float, float]:
+        """Invaders expected and Sultanate Units in the Delhi zone (2.6), for this position."""
+        mt = self._spaces.get("zone_mt")
+        if mt is None:
+            mt = self._spaces["zone_mt"] = self._zone_mt(obs)
+        return mt
+
+    def _zone_mt(self, obs) -> tuple[float, float]:
         p = obs.pieces
         m = 0.0
         t = 0.5 * obs.cavalry[DS]
@@ -93,10 +104,14 @@ class SultanateBot(FactionBot):
         """Worth of ``k`` more (or fewer) Sultanate Units in Delhi, Punjab and the Mountain
         Passes: ``delhi_unit`` each while short of twice the Invaders expected (plus two),
         the slope of the 5.1 bonus in Timur's assault (2.6), and a reservoir for Campaigns."""
-        m, t = self.zone_mt(obs)
-        need = 2 * m + 2
-        v = self.w_delhi * self.urgency() * (min(t + k, need) - min(t, need))
-        return v + 0.05 * (1.0 - self.progress) * k
+        key = ("zone_gain", k)
+        v = self._spaces.get(key)
+        if v is None:
+            m, t = self.zone_mt(obs)
+            need = 2 * m + 2
+            v = self.w_delhi * self.urgency() * (min(t + k, need) - min(t, need))
+            v = self._spaces[key] = v + 0.05 * (1.0 - self.progress) * k
+        return v
 
     def mongols_left(self, obs) -> int:
         """Mongol Invasion cards still to come (2.1, 2.4): public from the cards played."""
@@ -113,7 +128,7 @@ class SultanateBot(FactionBot):
             if s in self.zone:
                 return self.zone_gain(obs, k)
             return 0.0
-        return self.delta(obs, s, dds=k) + 0.03 * k
+        return self.delta(obs, s, k) + 0.03 * k
 
     # -- Command spaces (3.2) ---------------------------------------------------------------
 
@@ -150,6 +165,24 @@ class SultanateBot(FactionBot):
                 seen.update(self.adj[s])
             return sorted(seen)
         return []
+
+    def space_key(self, obs, name: str, s: int):
+        # a value that adds or removes Units in the Delhi zone reads the zone and the urgency
+        # (zone_gain): in the zone, or next to it for March; so does an Attack on Mongols
+        zone = None
+        if (
+            s in self.zone
+            or (name == "march" and s in self.zone_hood)
+            or (name == "attack" and obs.pieces[s * NK + MONGOL])
+        ):
+            zone = (self.progress, self.zone_mt(obs))
+        # of the Available pieces, only what changes the outcome: as many Troops as a
+        # Conscript can place, whether a Governor or a Qasbah is left (govern.options)
+        if name == "conscript":
+            return min(obs.available[PT_TROOP], self.conscript_cap), zone
+        if name == "govern":
+            return obs.available[PT_GOVERNOR] > 0, obs.available[PT_QASBAH] > 0, zone
+        return zone
 
     def space_value(self, obs, name: str, s: int) -> float:
         if name == "conscript":
@@ -382,6 +415,7 @@ class SultanateBot(FactionBot):
         best_v, best = 0.05, None
         dist = self.dist
         min_loss = min(losses[0] for losses in loss_tab.values()) + 0.02
+        longest = max(len(losses) for losses in loss_tab.values())  # gains needed at most
         for o, losses in loss_tab.items():
             for d in range(n):
                 if d == o or dist[o][d] > reach:
@@ -392,7 +426,7 @@ class SultanateBot(FactionBot):
                 if gains is None:
                     gains, prev = [], 0.0
                     if self.add_value(obs, d, 1) > min_loss:  # else no Unit is worth moving
-                        for k in range(1, 7):
+                        for k in range(1, longest + 1):
                             cur = self.add_value(obs, d, k)
                             gains.append(cur - prev)
                             prev = cur
