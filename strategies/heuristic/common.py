@@ -31,6 +31,7 @@ CD, EVENT, COMMAND, LIMITED, PASS = "command_decree", "event", "command", "limit
 NONE = "none"
 BATTLE_KINDS = frozenset({"attack_target", "attack_support", "cavalry", "casualty"})
 SPACE_REFRESH = 3  # spaces whose values are refreshed at each selection (k_space)
+VALUES_MAX = 50_000  # space values kept at most (then dropped: they are recomputed)
 
 
 def counts(p: list[int], s: int) -> tuple[int, int, int]:
@@ -155,6 +156,8 @@ class FactionBot:
         self.progress = self.ev.progress(obs)
         tughlaq = obs.dynasty == TUGHLAQ
         self._spaces = {}
+        if len(self._values) > VALUES_MAX:
+            self._values = {}
         if old_p is None or tughlaq != self.tughlaq:
             self.tughlaq = tughlaq
             self._forget()
