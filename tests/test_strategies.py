@@ -73,6 +73,20 @@ def test_different_seeds_give_different_games():
     assert play_game(1, "heuristic").state_digest != play_game(2, "heuristic").state_digest
 
 
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_heuristic_caches_never_change_a_choice(seed, monkeypatch):
+    """Values kept across decisions (per space, per neighbourhood) must be exactly what a
+    fresh computation gives: the same game with every value recomputed at every decision."""
+    from strategies.heuristic.common import FactionBot
+
+    team = {"DS": "heuristic", "BK": "heuristic:aggression=0.8", "VE": "heuristic"}
+    cached = play_game(seed, team)
+    monkeypatch.setattr(FactionBot, "keep_caches", False)
+    fresh = play_game(seed, team)
+    assert fresh.state_digest == cached.state_digest
+    assert fresh.vp == cached.vp
+
+
 def test_parameters_parse_are_recorded_and_change_the_weights():
     name, params = registry.parse_spec("heuristic:aggression=0.7,events=never")
     assert name == "heuristic" and params == {"aggression": 0.7, "events": "never"}

@@ -7,6 +7,14 @@ turns these into the top-level choice (2.3.3) and the space-by-space execution (
 Values are in victory-point equivalents and come from the local Province values of
 ``evaluation.Evaluator`` plus the weights in ``weights.toml``. Decisions a bot has no handler
 for (new Event kinds, say) fall back to a random offered option from the bot's generator.
+
+Speed: values are cached for as long as what they read stays the same, never longer. At each
+decision the bot compares the position with the last one it saw and finds the spaces that
+changed; a Province's worth changes and add-values (``_local``) live until that Province
+changes, a space value until the space (or, for Commands that move Units in, a neighbour)
+changes or what ``space_key`` names does (Available pieces, the Delhi zone). The opponent
+to hold back is judged once per card. ``keep_caches = False`` recomputes everything at
+every decision; a test plays the same games both ways and compares them.
 """
 
 from __future__ import annotations
@@ -57,6 +65,7 @@ class FactionBot:
     decrees: tuple[str, ...] = ()
     timing_first: frozenset = frozenset()  # Decrees taken before the Command (4.1)
     local_commands: frozenset = frozenset()  # whose space values read only that space
+    keep_caches = True  # False: every value recomputed at every decision (tests compare plays)
     _handlers: dict | None = None
 
     def __init__(self, owner, rng, rules, weights: dict, evaluator) -> None:
@@ -136,6 +145,9 @@ class FactionBot:
             or obs.cards_remaining != self._left
         ):
             self._moved(obs)
+        if not self.keep_caches:
+            self._forget()
+            self._spaces = {}
         if d.kind not in BATTLE_KINDS:
             self.battle = None  # our own Attack is over: a later battle is someone else's
         h = self._handlers.get(d.kind)
