@@ -11,7 +11,7 @@ import pstats
 import statistics
 import time
 
-from simulate import play_game
+from simulate import native, play_game
 from simulate.rules.ruleset import load_rules
 
 
@@ -43,6 +43,7 @@ def main() -> None:
     wall = [w for w, _ in runs]
     cpu = [c for _, c in runs]
     print(f"strategy={args.strategy} games/run={args.games} runs={args.runs}")
+    print(f"modules: {native.summary()}")
     print("games/s per run (wall): " + ", ".join(f"{r:.1f}" for r in wall))
     print("games/s per run (CPU):  " + ", ".join(f"{r:.1f}" for r in cpu))
     print(

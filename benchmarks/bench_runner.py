@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from simulate import records, runner  # noqa: E402
+from simulate import native, records, runner  # noqa: E402
 
 
 def _maxrss_mb() -> tuple[int, float]:
@@ -170,6 +170,7 @@ def main(argv: list[str] | None = None) -> dict:
     ]
     width = max(len(r[0]) for r in rows)
     print(f"runner benchmark: {args.games} games x {args.repeats} repeats, {figures['cpus']} cpus")
+    print(f"  modules: {native.summary()}")
     for name, value, target in rows:
         print(f"  {name:<{width}}  {value:>10}  {target}")
     if args.json:

@@ -36,9 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
 
-    from simulate import play_game
+    from simulate import native, play_game
 
     play_game(0, "random")  # load and compile the rules once, outside the timing
+    print(f"modules: {native.summary()}")
     medians = {}
     for spec in [b.strip() for b in args.bots.split(",") if b.strip()]:
         rates = [

@@ -5,6 +5,10 @@
 True
 """
 
+from . import native
+
+native.install()  # before the game's modules load: their compiled copies only if current
+
 from .game import play_game
 from .result import ActionRecord, GameResult, TurnRecord
 from .rules.ruleset import Rules, load_rules

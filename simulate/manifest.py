@@ -23,6 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from simulate import native
 from simulate.rules.datafiles import DATA_DIR
 
 FORMAT = 1
@@ -155,6 +156,7 @@ def environment() -> dict[str, Any]:
         "platform": platform.platform(),
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
+        "compiled": native.summary(),  # speed only: compiled modules play the same games
     }
 
 

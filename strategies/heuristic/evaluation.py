@@ -265,7 +265,9 @@ class Evaluator:
         governors = 0
         for s in self.provinces:
             b = s * NK
-            t, gov, q, ao, ar, fort, ro, rr, temple = p[b : b + 9]
+            t, gov, q = p[b], p[b + 1], p[b + 2]
+            ao, ar, fort = p[b + 3], p[b + 4], p[b + 5]
+            ro, rr, temple = p[b + 6], p[b + 7], p[b + 8]
             ds = t + gov + q
             bk = ao + ar + fort
             ve = ro + rr + temple

@@ -1,0 +1,97 @@
+"""Which compiled copies of modules a process uses (``setup.py`` builds them, with Cython, from
+the very same ``.py`` files; they play exactly the same, only faster).
+
+A compiled copy is used only while its source is the one it was built from (the hash recorded
+in ``native.json`` at build time): an edited source is loaded as Python instead, so a stale
+build can never hide a change. ``VSIM_PURE=1`` loads every such module as Python.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from pathlib import Path
+
+MANIFEST = Path(__file__).with_name("native.json")
+ROOT = Path(__file__).resolve().parent.parent  # the folder holding simulate/ and strategies/
+
+
+class SourceFinder(importlib.abc.MetaPathFinder):
+    """Finds the listed modules as their ``.py`` source, ahead of any compiled copy."""
+
+    def __init__(self, sources: dict[str, Path]) -> None:
+        self.sources = sources
+
+    def find_spec(self, name, path=None, target=None):
+        src = self.sources.get(name)
+        return None if src is None else importlib.util.spec_from_file_location(name, src)
+
+
+def built(manifest: Path = MANIFEST) -> dict[str, dict]:
+    """The build's record: module name -> its ``source`` path (from ``ROOT``) and ``sha256``."""
+    try:
+        return json.loads(manifest.read_text())
+    except (OSError, ValueError):
+        return {}  # a pure build (or none): nothing compiled
+
+
+def status(manifest: Path = MANIFEST, root: Path = ROOT, pure: bool | None = None) -> dict:
+    """Each module with a compiled copy: ``compiled``, ``changed`` (source edited since the
+    build: the source is used) or ``pure`` (``VSIM_PURE`` set: the source is used)."""
+    if pure is None:
+        pure = bool(os.environ.get("VSIM_PURE"))
+    out = {}
+    for name, entry in sorted(built(manifest).items()):
+        if pure:
+            out[name] = "pure"
+            continue
+        try:
+            digest = hashlib.sha256((root / entry["source"]).read_bytes()).hexdigest()
+        except OSError:
+            digest = ""
+        out[name] = "compiled" if digest == entry["sha256"] else "changed"
+    return out
+
+
+def summary() -> str:
+    """One line for benchmarks and run manifests: how many compiled copies are in use."""
+    states = status()
+    used = sum(1 for v in states.values() if v == "compiled")
+    if not states:
+        return "pure Python (no compiled modules built)"
+    return f"{used} of {len(states)} hot modules compiled" + (
+        "" if used == len(states) else " (VSIM_PURE or sources changed since the build)"
+    )
+
+
+def sources_to_use(manifest: Path = MANIFEST, root: Path = ROOT, pure: bool | None = None):
+    """The modules to load from source instead of their compiled copy, by name."""
+    states = status(manifest, root, pure)
+    return {
+        name: root / entry["source"]
+        for name, entry in built(manifest).items()
+        if states[name] != "compiled"
+    }, sorted(name for name, v in states.items() if v == "changed")
+
+
+def install() -> None:
+    """Route the modules whose compiled copy must not be used to their source (once per
+    process; before any of them is imported)."""
+    if any(isinstance(f, SourceFinder) for f in sys.meta_path):
+        return
+    sources, changed = sources_to_use()
+    if not sources:
+        return
+    sys.meta_path.insert(0, SourceFinder(sources))
+    if changed:
+        warnings.warn(
+            f"compiled copies of {', '.join(changed)} are older than their sources, which are "
+            "used instead (slower); rebuild with: pip install -e .",
+            RuntimeWarning,
+            stacklevel=2,
+        )

@@ -1,0 +1,79 @@
+"""Compiled copies of the hot modules (setup.py, simulate.native): used only while current,
+and they play exactly the games the Python sources play (determinism is a feature)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simulate import native, play_game
+
+SPECS = ("heuristic", {"DS": "heuristic:aggression=0.8", "BK": "heuristic", "VE": "random"})
+
+
+def _record(tmp_path: Path, text: str, built_from: str) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text(text)
+    manifest = tmp_path / "native.json"
+    digest = hashlib.sha256(built_from.encode()).hexdigest()
+    manifest.write_text(json.dumps({"pkg.mod": {"source": "pkg/mod.py", "sha256": digest}}))
+    return manifest
+
+
+def test_a_compiled_copy_built_from_the_current_source_is_used(tmp_path):
+    manifest = _record(tmp_path, "X = 1\n", built_from="X = 1\n")
+    assert native.status(manifest, tmp_path, pure=False) == {"pkg.mod": "compiled"}
+    assert native.sources_to_use(manifest, tmp_path, pure=False) == ({}, [])
+
+
+def test_an_edited_source_is_loaded_instead_of_its_stale_compiled_copy(tmp_path):
+    manifest = _record(tmp_path, "X = 2\n", built_from="X = 1\n")
+    sources, changed = native.sources_to_use(manifest, tmp_path, pure=False)
+    assert changed == ["pkg.mod"]
+    spec = native.SourceFinder(sources).find_spec("pkg.mod")
+    assert spec is not None and spec.origin == str(tmp_path / "pkg" / "mod.py")
+    assert native.SourceFinder(sources).find_spec("pkg.other") is None
+
+
+def test_vsim_pure_loads_every_module_from_its_source(tmp_path):
+    manifest = _record(tmp_path, "X = 1\n", built_from="X = 1\n")
+    sources, changed = native.sources_to_use(manifest, tmp_path, pure=True)
+    assert list(sources) == ["pkg.mod"] and changed == []
+
+
+def test_no_build_record_means_pure_python(tmp_path):
+    assert native.status(tmp_path / "missing.json", tmp_path) == {}
+    assert native.summary()  # always a line for the benchmarks
+
+
+def _digests(n: int) -> list[str]:
+    """Digests of ``n`` games, after the file the bot's base module was loaded from."""
+    import strategies.heuristic.common as common
+
+    games = [play_game(500 + i, SPECS[i % len(SPECS)]).state_digest for i in range(n)]
+    return [Path(common.__file__).suffix, *games]
+
+
+@pytest.mark.skipif(
+    "compiled" not in native.status().values(), reason="no compiled modules in this install"
+)
+def test_compiled_modules_play_exactly_the_games_the_sources_play():
+    here = _digests(6)
+    code = (
+        "import json, sys; sys.path.insert(0, 'tests'); from test_native import _digests; "
+        "print(json.dumps(_digests(6)))"
+    )
+    env = dict(os.environ, VSIM_PURE="1")
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, check=True
+    )
+    pure = json.loads(out.stdout.strip().splitlines()[-1])
+    assert here[0] != ".py" and pure[0] == ".py"  # compiled here, the sources there
+    assert pure[1:] == here[1:]
