@@ -48,6 +48,19 @@ class BuildNative(build_ext):
         if not self.parallel:
             self.parallel = os.cpu_count() or 1  # one C file per core
 
+    def build_extensions(self) -> None:
+        self.failed: set[str] = set()
+        super().build_extensions()
+        # what failed is not an output: the install goes on with those modules as Python
+        self.extensions = [e for e in self.extensions if e.name not in self.failed]
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # no compiler, or a compiler error: the module stays Python
+            self.failed.add(ext.name)
+            self.warn(f"{ext.name} not compiled, it runs as Python: {exc}")
+
     def run(self) -> None:
         super().run()
         built = {}
@@ -75,7 +88,6 @@ def extensions() -> list:
         ext = Extension(
             module_name(path),
             [path],
-            optional=True,  # a compiler error leaves that module pure, not the install broken
             # floats exactly as CPython computes them: no fused multiply-add (determinism)
             extra_compile_args=["-O1", "-ffp-contract=off"],
         )
