@@ -32,7 +32,7 @@ from typing import Any
 
 import click
 
-from simulate import runner
+from simulate import native, runner
 from simulate.manifest import PROVISIONAL_NOTE, package_version
 from simulate.result import FACTIONS
 
@@ -76,7 +76,7 @@ class VsimGroup(click.Group):
 
 
 @click.group(cls=VsimGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(version=package_version(), message="vsim %(version)s")
+@click.version_option(version=package_version(), message=f"vsim %(version)s ({native.summary()})")
 def cli() -> None:
     """Monte Carlo balance analysis for Vijayanagara (factions DS, BK, VE)."""
 

@@ -52,6 +52,15 @@ def test_no_build_record_means_pure_python(tmp_path):
     assert native.summary()  # always a line for the benchmarks
 
 
+def test_vsim_version_says_whether_the_compiled_modules_are_in_use():
+    from click.testing import CliRunner
+
+    from simulate.cli import cli
+
+    out = CliRunner().invoke(cli, ["--version"]).output
+    assert out.startswith("vsim ") and native.summary() in out
+
+
 def _digests(n: int) -> list[str]:
     """Digests of ``n`` games, after the file the bot's base module was loaded from."""
     import strategies.heuristic.common as common
