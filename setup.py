@@ -2,9 +2,10 @@
 the heuristic bot (Cython, from the very same ``.py`` files, which stay the source of truth).
 
 The compiled copies make heuristic games about 1.2x faster and play exactly the same (a test
-plays games both ways and compares digests). A compiled module whose source has changed since the build is
-not used: ``simulate.native`` then loads the ``.py`` (``VSIM_PURE=1`` does so for all).
-``VSIM_PURE_BUILD=1`` builds no compiled copies; a compiler error leaves the module pure.
+plays games both ways and compares digests). A compiled module whose source has changed since
+the build is not used: ``simulate.native`` then loads the ``.py`` (``VSIM_PURE=1`` does so for
+all). ``VSIM_PURE_BUILD=1`` builds no compiled copies; a compiler error (or no compiler) leaves
+the module pure.
 """
 
 from __future__ import annotations
@@ -32,8 +33,7 @@ NATIVE = [
 
 
 def module_name(path: str) -> str:
-    name = path[: -len(".py")].replace("/", ".")
-    return name[: -len(".__init__")] if name.endswith(".__init__") else name
+    return path[: -len(".py")].replace("/", ".")
 
 
 def source_hash(path: Path) -> str:

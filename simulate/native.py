@@ -43,10 +43,14 @@ def built(manifest: Path = MANIFEST) -> dict[str, dict]:
 def status(manifest: Path = MANIFEST, root: Path = ROOT, pure: bool | None = None) -> dict:
     """Each module with a compiled copy: ``compiled``, ``changed`` (source edited since the
     build: the source is used) or ``pure`` (``VSIM_PURE`` set: the source is used)."""
+    return _states(built(manifest), root, pure)
+
+
+def _states(record: dict, root: Path, pure: bool | None) -> dict[str, str]:
     if pure is None:
         pure = bool(os.environ.get("VSIM_PURE"))
     out = {}
-    for name, entry in sorted(built(manifest).items()):
+    for name, entry in sorted(record.items()):
         if pure:
             out[name] = "pure"
             continue
@@ -70,13 +74,12 @@ def summary() -> str:
 
 
 def sources_to_use(manifest: Path = MANIFEST, root: Path = ROOT, pure: bool | None = None):
-    """The modules to load from source instead of their compiled copy, by name."""
-    states = status(manifest, root, pure)
-    return {
-        name: root / entry["source"]
-        for name, entry in built(manifest).items()
-        if states[name] != "compiled"
-    }, sorted(name for name, v in states.items() if v == "changed")
+    """The modules to load from source instead of their compiled copy (name -> ``.py``), and
+    those of them whose source changed since the build."""
+    record = built(manifest)
+    states = _states(record, root, pure)
+    sources = {n: root / e["source"] for n, e in record.items() if states[n] != "compiled"}
+    return sources, sorted(n for n, v in states.items() if v == "changed")
 
 
 def install() -> None:
