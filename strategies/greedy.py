@@ -45,7 +45,7 @@ class GreedyStrategy(SearchStrategy):
         self.search = Searcher(weights, params)
         self.params: dict[str, Any] = dict(sorted(params.items()))
         self.params.update(samples=samples, expand=expand, finish=finish)
-        self._record_weights(weights)
+        self._finish_init(weights)
 
     def decide(self, obs, decision) -> str:
         search = self.search

@@ -163,8 +163,9 @@ class SearchStrategy(ABC):
     search: Searcher
     params: dict[str, Any]
 
-    def _record_weights(self, weights: str | None) -> None:
-        """Put a weights file and its digest in ``params`` (for manifests)."""
+    def _finish_init(self, weights: str | None) -> None:
+        """End of ``__init__``: a weights file and its digest go in ``params`` (for
+        manifests); the generator is a placeholder until ``new_game`` hands out the game's."""
         if weights:
             self.params["weights"] = weights
             self.params["weights_sha256"] = self.search.base.params["weights_sha256"]

@@ -76,7 +76,7 @@ class MCTSStrategy(SearchStrategy):
             win_bonus=self.win_bonus,
             expand=expand,
         )
-        self._record_weights(weights)
+        self._finish_init(weights)
 
     def score(self, state) -> float:
         search = self.search
