@@ -10,7 +10,7 @@ the module pure.
 
 from __future__ import annotations
 
-import hashlib
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -36,8 +36,12 @@ def module_name(path: str) -> str:
     return path[: -len(".py")].replace("/", ".")
 
 
-def source_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _native():
+    """``simulate/native.py`` on its own (stdlib only): the one definition of a source's hash."""
+    spec = importlib.util.spec_from_file_location("_vsim_native", HERE / "simulate" / "native.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 class BuildNative(build_ext):
@@ -67,7 +71,7 @@ class BuildNative(build_ext):
         for ext in self.extensions:
             if os.path.exists(self.get_ext_fullpath(ext.name)):
                 src = ext.py_source
-                built[ext.name] = {"source": src, "sha256": source_hash(HERE / src)}
+                built[ext.name] = {"source": src, "sha256": _native().source_digest(HERE / src)}
         root = HERE if self.inplace else Path(self.build_lib)
         out = root / MANIFEST
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -94,7 +98,12 @@ def extensions() -> list:
         exts.append(ext)
     compiled = cythonize(
         exts,
-        compiler_directives={"language_level": 3, "binding": True, "infer_types": None},
+        compiler_directives={
+            "language_level": 3,
+            "binding": True,
+            "infer_types": None,
+            "annotation_typing": False,
+        },
         build_dir="build/cython",
         quiet=True,
         nthreads=os.cpu_count() or 1,

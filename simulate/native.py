@@ -32,6 +32,16 @@ class SourceFinder(importlib.abc.MetaPathFinder):
         return None if src is None else importlib.util.spec_from_file_location(name, src)
 
 
+def source_digest(source: Path) -> str:
+    """sha256 of a module's ``.py`` and, when there is one, the ``.pxd`` beside it that gives
+    the compiled copy its C types (both decide what the build makes)."""
+    h = hashlib.sha256(source.read_bytes())
+    pxd = source.with_suffix(".pxd")
+    if pxd.exists():
+        h.update(pxd.read_bytes())
+    return h.hexdigest()
+
+
 def built(manifest: Path = MANIFEST) -> dict[str, dict]:
     """The build's record: module name -> its ``source`` path (from ``ROOT``) and ``sha256``."""
     try:
@@ -42,23 +52,27 @@ def built(manifest: Path = MANIFEST) -> dict[str, dict]:
 
 def status(manifest: Path = MANIFEST, root: Path = ROOT, pure: bool | None = None) -> dict:
     """Each module with a compiled copy: ``compiled``, ``changed`` (source edited since the
-    build: the source is used) or ``pure`` (``VSIM_PURE`` set: the source is used)."""
+    build: the source is used) or ``pure`` (the source is used: ``VSIM_PURE`` is set, or
+    another module changed)."""
     return _states(built(manifest), root, pure)
 
 
 def _states(record: dict, root: Path, pure: bool | None) -> dict[str, str]:
     if pure is None:
         pure = bool(os.environ.get("VSIM_PURE"))
+    if pure:
+        return {name: "pure" for name in sorted(record)}
     out = {}
     for name, entry in sorted(record.items()):
-        if pure:
-            out[name] = "pure"
-            continue
         try:
-            digest = hashlib.sha256((root / entry["source"]).read_bytes()).hexdigest()
+            digest = source_digest(root / entry["source"])
         except OSError:
             digest = ""
         out[name] = "compiled" if digest == entry["sha256"] else "changed"
+    if "changed" in out.values():
+        # all or none: the compiled bots share C class layouts (their .pxd files), so one
+        # module from source and its neighbours compiled would not fit together
+        out = {name: "pure" if state == "compiled" else state for name, state in out.items()}
     return out
 
 

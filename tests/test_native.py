@@ -41,6 +41,30 @@ def test_an_edited_source_is_loaded_instead_of_its_stale_compiled_copy(tmp_path)
     assert native.SourceFinder(sources).find_spec("pkg.other") is None
 
 
+def test_one_edited_source_loads_every_module_from_its_source(tmp_path):
+    """The compiled bots share C class layouts (.pxd): all compiled, or none."""
+    manifest = _record(tmp_path, "X = 2\n", built_from="X = 1\n")
+    (tmp_path / "pkg" / "other.py").write_text("Y = 1\n")
+    record = json.loads(manifest.read_text())
+    record["pkg.other"] = {
+        "source": "pkg/other.py",
+        "sha256": hashlib.sha256(b"Y = 1\n").hexdigest(),
+    }
+    manifest.write_text(json.dumps(record))
+    assert native.status(manifest, tmp_path, pure=False) == {
+        "pkg.mod": "changed",
+        "pkg.other": "pure",
+    }
+    sources, changed = native.sources_to_use(manifest, tmp_path, pure=False)
+    assert sorted(sources) == ["pkg.mod", "pkg.other"] and changed == ["pkg.mod"]
+
+
+def test_an_edited_type_declaration_counts_as_an_edited_source(tmp_path):
+    manifest = _record(tmp_path, "X = 1\n", built_from="X = 1\n")
+    (tmp_path / "pkg" / "mod.pxd").write_text("cdef int X\n")
+    assert native.status(manifest, tmp_path, pure=False) == {"pkg.mod": "changed"}
+
+
 def test_vsim_pure_loads_every_module_from_its_source(tmp_path):
     manifest = _record(tmp_path, "X = 1\n", built_from="X = 1\n")
     sources, changed = native.sources_to_use(manifest, tmp_path, pure=True)

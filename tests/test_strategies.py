@@ -77,11 +77,9 @@ def test_different_seeds_give_different_games():
 def test_heuristic_caches_never_change_a_choice(seed, monkeypatch):
     """Values kept across decisions (per space, per neighbourhood) must be exactly what a
     fresh computation gives: the same game with every value recomputed at every decision."""
-    from strategies.heuristic.common import FactionBot
-
     team = {"DS": "heuristic", "BK": "heuristic:aggression=0.8", "VE": "heuristic"}
     cached = play_game(seed, team)
-    monkeypatch.setattr(FactionBot, "keep_caches", False)
+    monkeypatch.setattr(HeuristicStrategy, "keep_caches", False)
     fresh = play_game(seed, team)
     assert fresh.state_digest == cached.state_digest
     assert fresh.vp == cached.vp

@@ -41,6 +41,7 @@ class HeuristicStrategy:
 
     name = "heuristic"
     description = "rule-based bot per faction (priority schemes in strategies/heuristic/)"
+    keep_caches = True  # False: the bots recompute every value at every decision (a test)
 
     def __init__(self, weights: str | None = None, **params: Any) -> None:
         overrides: dict[str, Any] = {}
@@ -76,6 +77,7 @@ class HeuristicStrategy:
         self.rules = rules
         self.ev = Evaluator(rules, self.weights)
         self.bot = BOTS[self.faction](self, rng, rules, self.weights, self.ev)
+        self.bot.keep_caches = self.keep_caches
         self._shadows = None
 
     def choose(self, observation: Any, decision: Any) -> Any:

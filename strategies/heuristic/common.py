@@ -52,6 +52,17 @@ def counts(p: list[int], s: int) -> tuple[int, int, int]:
     )
 
 
+def changed_spaces(new: list[int], old: list[int], nk: int) -> list[int]:
+    """The spaces whose ``nk`` piece counters differ between two piece lists."""
+    out = []
+    for s in range(len(new) // nk):
+        for i in range(s * nk, s * nk + nk):
+            if new[i] != old[i]:
+                out.append(s)
+                break
+    return out
+
+
 def hit_chance(units: int) -> float:
     """Chance one die hits with ``units`` Units involved: rolls <= units, a 6 misses (3.2.4)."""
     return (units if units < 5 else 5) / 6.0
@@ -65,8 +76,6 @@ class FactionBot:
     decrees: tuple[str, ...] = ()
     timing_first: frozenset = frozenset()  # Decrees taken before the Command (4.1)
     local_commands: frozenset = frozenset()  # whose space values read only that space
-    keep_caches = True  # False: every value recomputed at every decision (tests compare plays)
-    _handlers: dict | None = None
 
     def __init__(self, owner, rng, rules, weights: dict, evaluator) -> None:
         self.owner = owner
@@ -116,7 +125,6 @@ class FactionBot:
         self._space_clock = [0] * n
         self._hood_clock = [0] * n
         self._clock = 0
-        self._slices = tuple(slice(s * NK, (s + 1) * NK) for s in range(n))
         # the position the caches above belong to (copies of the Observation's lists)
         self._pl: list | None = None
         self._tl: list | None = None
@@ -125,11 +133,9 @@ class FactionBot:
         self._il: list | None = None
         self._dyn = -1
         self._left = -1
+        self.keep_caches = True  # False: every value recomputed at every decision (a test)
         cls = type(self)
-        if "_handlers" not in cls.__dict__ or cls._handlers is None:
-            cls._handlers = {
-                name[2:]: getattr(cls, name) for name in dir(cls) if name.startswith("k_")
-            }
+        self._handlers = {name[2:]: getattr(cls, name) for name in dir(cls) if name[:2] == "k_"}
 
     # -- dispatch -------------------------------------------------------------------------
 
@@ -174,9 +180,7 @@ class FactionBot:
             self.tughlaq = tughlaq
             self._forget()
         else:
-            changed = (
-                [s for s, sl in enumerate(self._slices) if p[sl] != old_p[sl]] if p != old_p else []
-            )
+            changed = changed_spaces(p, old_p, NK) if p != old_p else []
             if trib != old_t:
                 changed.extend(s for s, was in enumerate(old_t) if trib[s] != was)
             if changed:
@@ -305,6 +309,10 @@ class FactionBot:
         if v is None:
             v = memo[key] = self._add_value(obs, s, k)
         return v
+
+    def _add_value(self, obs, s: int, k: int) -> float:
+        """Worth of ``k`` more (negative: fewer) own pieces in ``s``: each bot's own."""
+        raise NotImplementedError
 
     def move_plan(
         self, obs, s: int, sources: list[tuple[int, int]], limit: int
@@ -447,6 +455,10 @@ class FactionBot:
         if v is None:
             v = self._values[key] = self.space_value(obs, name, s)
         return v
+
+    def space_value(self, obs, name: str, s: int) -> float:
+        """Worth of selecting ``s`` for Command ``name`` now (3.1.1): each bot's own."""
+        raise NotImplementedError
 
     def space_key(self, obs, name: str, s: int):
         """What else than the board around ``s`` its ``space_value`` for Command ``name``

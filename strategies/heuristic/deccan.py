@@ -23,7 +23,6 @@ Priority scheme (each choice valued in VP equivalents; the best wins):
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from functools import lru_cache
 
 from simulate.rules.pieces import (
@@ -82,7 +81,7 @@ def _battle(dice: int, defend: int, cap: int, u: int, units: int, pieces: int):
     return e_hits, e_loss, win, lose
 
 
-class DeccanBot(FactionBot, ABC):
+class DeccanBot(FactionBot):
     """Shared Bahmani / Vijayanagara logic; subclasses set the faction data below."""
 
     commands = ("rally", "migrate", "rebel", "attack")
@@ -368,13 +367,13 @@ class DeccanBot(FactionBot, ABC):
                 best = (v, s)
         return best
 
-    @abstractmethod
     def econ_value(self, obs) -> float:
         """Value of the Faction's economic Decree (Trade or Tax) now."""
+        raise NotImplementedError
 
-    @abstractmethod
     def special_value(self, obs) -> float | None:
         """Value of the Faction's special Decree (Conspire or Compel) now, or None."""
+        raise NotImplementedError
 
     # -- decisions ----------------------------------------------------------------------------
 

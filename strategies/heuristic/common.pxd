@@ -1,0 +1,35 @@
+cimport cython
+from strategies.heuristic.evaluation cimport Evaluator
+
+cpdef tuple counts(list p, Py_ssize_t s)
+@cython.locals(out=list, s=Py_ssize_t, i=Py_ssize_t)
+cpdef list changed_spaces(list new, list old, Py_ssize_t nk)
+
+cdef class FactionBot:
+    cdef public object owner, rng, rules, board, P, adj, provinces, zone, W, play
+    cdef public tuple is_prov
+    cdef public Evaluator ev
+    cdef public int n, delhi, mp, pj, reserve, lead, _clock, _dyn, _left
+    cdef public double aggr, rival_leader, rival_other, progress
+    cdef public bint tughlaq
+    cdef public list rw, _local, _space_clock, _hood_clock
+    cdef public object _pl, _tl, _al, _cl, _il
+    cdef public dict plan, last, ranked, _values, _spaces
+    cdef public object battle
+    cdef public bint keep_caches
+    cdef public dict _handlers
+    cdef public tuple _touches
+
+    @cython.locals(p=list, b=Py_ssize_t, loc=tuple, rw=list)
+    cpdef double worth(self, obs, Py_ssize_t s, long dds=*, long dbk=*, long dve=*, trib=*, long dgov=*)
+    @cython.locals(memo=dict)
+    cpdef double add_value(self, obs, Py_ssize_t s, long k)
+    cpdef double _add_value(self, obs, Py_ssize_t s, long k)
+    cpdef double space_value(self, obs, str name, Py_ssize_t s)
+    cpdef space_key(self, obs, str name, Py_ssize_t s)
+    @cython.locals(clock=list, key=tuple)
+    cpdef double cached_space_value(self, obs, str name, Py_ssize_t s)
+    @cython.locals(gained=double, best_loss=double, gain=double, total=double, nxt=double, best=Py_ssize_t, moved=long, i=Py_ssize_t, t=long, k=long, taken=list, lost=list, nexts=list)
+    cpdef tuple move_plan(self, obs, Py_ssize_t s, list sources, long limit)
+    @cython.locals(n=Py_ssize_t, s=Py_ssize_t, a=Py_ssize_t, clock=long, local=list, hood=list, touches=tuple)
+    cpdef _changed(self, list spaces)

@@ -1,0 +1,12 @@
+from strategies.heuristic.common cimport FactionBot
+
+cdef class DeccanBot(FactionBot):
+    cdef public dict rally
+    cdef public int migrate_max, support_units, home, rival_base, rally_cap
+    cdef public object shift_cost
+    cdef public double w_shift, w_struct, kill_troop, kill_rival, mongol_harm, attack_margin
+
+    cpdef double _add_value(self, obs, Py_ssize_t s, long k)
+    cpdef double space_value(self, obs, str name, Py_ssize_t s)
+    cpdef space_key(self, obs, str name, Py_ssize_t s)
+    cpdef double cached_space_value(self, obs, str name, Py_ssize_t s)

@@ -1,0 +1,10 @@
+from strategies.heuristic.common cimport FactionBot
+
+cdef class SultanateBot(FactionBot):
+    cdef public double w_delhi, late, kill_rebel, kill_mongol, attack_margin, w_bonus
+    cdef public int tribute_below, conscript_cap
+    cdef public object conscript, dist, _mongol_cards, zone_hood
+
+    cpdef double _add_value(self, obs, Py_ssize_t s, long k)
+    cpdef double space_value(self, obs, str name, Py_ssize_t s)
+    cpdef space_key(self, obs, str name, Py_ssize_t s)
