@@ -29,6 +29,10 @@ NATIVE = [
     "strategies/heuristic/sultanate.py",
     "strategies/heuristic/evaluation.py",
     "simulate/rules/observation.py",
+    "simulate/rules/context.py",
+    "simulate/rules/commands/__init__.py",
+    "simulate/rules/commands/attack.py",
+    "simulate/rules/sequence.py",
 ]
 
 

@@ -20,12 +20,29 @@ class Board:
     edge_confidence: dict[tuple[str, str], str]
     province_ids: tuple[int, ...] = ()
     is_province: tuple[bool, ...] = ()
+    distance: tuple[tuple[int, ...], ...] = ()  # steps from space to space (99: unreachable)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "is_province", tuple(k == PROVINCE for k in self.kinds))
         object.__setattr__(
             self, "province_ids", tuple(s for s, k in enumerate(self.kinds) if k == PROVINCE)
         )
+        object.__setattr__(self, "distance", tuple(self._steps_from(s) for s in range(self.n)))
+
+    def _steps_from(self, s: int) -> tuple[int, ...]:
+        """Adjacency steps from ``s`` to every space, breadth first (1.3.5)."""
+        dist = [99] * self.n
+        dist[s] = 0
+        frontier = [s]
+        while frontier:
+            nxt = []
+            for a in frontier:
+                for b in self.adjacent[a]:
+                    if dist[b] == 99:
+                        dist[b] = dist[a] + 1
+                        nxt.append(b)
+            frontier = nxt
+        return tuple(dist)
 
     @property
     def n(self) -> int:

@@ -19,6 +19,9 @@ every decision; a test plays the same games both ways and compares them.
 
 from __future__ import annotations
 
+from functools import cache
+from operator import itemgetter
+
 from simulate.rules.decisions import DONE
 from simulate.rules.pieces import (
     BK,
@@ -66,6 +69,12 @@ def changed_spaces(new: list[int], old: list[int], nk: int) -> list[int]:
 def hit_chance(units: int) -> float:
     """Chance one die hits with ``units`` Units involved: rolls <= units, a 6 misses (3.2.4)."""
     return (units if units < 5 else 5) / 6.0
+
+
+@cache
+def handlers(cls: type) -> dict:
+    """A bot class's decision handlers by decision kind: its ``k_<kind>`` methods."""
+    return {name[2:]: getattr(cls, name) for name in dir(cls) if name[:2] == "k_"}
 
 
 class FactionBot:
@@ -134,8 +143,7 @@ class FactionBot:
         self._dyn = -1
         self._left = -1
         self.keep_caches = True  # False: every value recomputed at every decision (a test)
-        cls = type(self)
-        self._handlers = {name[2:]: getattr(cls, name) for name in dir(cls) if name[:2] == "k_"}
+        self._handlers = handlers(type(self))
 
     # -- dispatch -------------------------------------------------------------------------
 
@@ -233,7 +241,10 @@ class FactionBot:
 
     def gain_value(self, r: int, gain: int) -> float:
         cap = self.rules.resources_max
-        return sum(self.res_value(r + i) for i in range(max(0, min(gain, cap - r))))
+        total = 0.0
+        for i in range(max(0, min(gain, cap - r))):
+            total += self.res_value(r + i)
+        return total
 
     def cost(self, r: int, k: int = 1) -> float:
         """Worth of spending ``k`` Resources out of ``r`` (more when it eats the reserve)."""
@@ -417,7 +428,7 @@ class FactionBot:
         values = self.space_values(obs, name)
         if not values:
             return 0.0, 0.0, -1, None
-        values.sort(key=lambda x: -x[0])
+        values.sort(key=itemgetter(0), reverse=True)  # best first; ties keep their order
         ranked = {s: v for v, s in values}
         total = 0.0
         first_net = 0.0
@@ -434,8 +445,7 @@ class FactionBot:
 
     def space_values(self, obs, name: str) -> list[tuple[float, int]]:
         """(value, space) for each space the Command could select now."""
-        value = self.cached_space_value
-        return [(value(obs, name, s), s) for s in self.spaces_for(obs, name)]
+        return [(self.cached_space_value(obs, name, s), s) for s in self.spaces_for(obs, name)]
 
     def spaces_for(self, obs, name: str) -> list[int]:
         """``candidates``, computed once per position."""

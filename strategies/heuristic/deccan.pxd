@@ -10,3 +10,4 @@ cdef class DeccanBot(FactionBot):
     cpdef double space_value(self, obs, str name, Py_ssize_t s)
     cpdef space_key(self, obs, str name, Py_ssize_t s)
     cpdef double cached_space_value(self, obs, str name, Py_ssize_t s)
+    cpdef list space_values(self, obs, str name)

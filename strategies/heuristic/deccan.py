@@ -166,7 +166,7 @@ class DeccanBot(FactionBot):
 
     def space_values(self, obs, name: str) -> list[tuple[float, int]]:
         if name != "migrate":
-            return super().space_values(obs, name)
+            return FactionBot.space_values(self, obs, name)
         # the Influence shift happens once per Migrate (3.3.2): count it in one space only
         out = []
         best_shift, best_i = 0.0, -1

@@ -13,7 +13,6 @@ finished game scores its final VP exactly, plus 0.01 per Resource for the tiebre
 
 from __future__ import annotations
 
-import copy
 import math
 import tomllib
 from functools import lru_cache
@@ -34,7 +33,17 @@ def _read(path: str) -> dict:
 
 def default_weights() -> dict:
     """A fresh copy of the shipped weights."""
-    return copy.deepcopy(_read(str(WEIGHTS_FILE)))
+    return _copy(_read(str(WEIGHTS_FILE)))
+
+
+def _copy(tree):
+    """A copy of parsed TOML (tables and arrays copied, values shared: all immutable); several
+    times faster than ``copy.deepcopy``, and done for every bot of every game."""
+    if isinstance(tree, dict):
+        return {key: _copy(value) for key, value in tree.items()}
+    if isinstance(tree, list):
+        return [_copy(value) for value in tree]
+    return tree
 
 
 def _merge(base: dict, extra: dict, where: str) -> None:

@@ -70,7 +70,7 @@ class SultanateBot(FactionBot):
         self.w_bonus = float(self.W["eval"]["DS"]["delhi_bonus"])
         self.conscript = self.rules.factions["DS"]["conscript"]
         self.conscript_cap = max(self.conscript.values())
-        self.dist = _distances(self.rules.board)
+        self.dist = self.rules.board.distance
         self._mongol_cards: int | None = None
         self.zone_hood = frozenset(self.zone).union(*(self.adj[z] for z in self.zone))
 
@@ -543,25 +543,6 @@ class SultanateBot(FactionBot):
 
     def k_compromising_gifts(self, obs, d):
         return False if False in d.options else d.options[0]
-
-
-def _distances(board) -> list[list[int]]:
-    n = board.n
-    out = []
-    for s in range(n):
-        dist = [99] * n
-        dist[s] = 0
-        frontier = [s]
-        while frontier:
-            nxt = []
-            for a in frontier:
-                for b in board.adjacent[a]:
-                    if dist[b] == 99:
-                        dist[b] = dist[a] + 1
-                        nxt.append(b)
-            frontier = nxt
-        out.append(dist)
-    return out
 
 
 def _path(board, o: int, d: int, banned: set) -> list[int] | None:
