@@ -1,0 +1,3 @@
+cdef class Observation:
+    cdef public object rules
+    cdef public object _st
