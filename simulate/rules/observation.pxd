@@ -1,3 +1,6 @@
+# C types for the compiled copy of observation.py (setup.py): the Observation as an
+# extension type, so reading the board through it costs less.
+
 cdef class Observation:
-    cdef public object rules
-    cdef public object _st
+    cdef readonly object rules
+    cdef object _st

@@ -1,3 +1,7 @@
+# C types for the compiled copy of common.py (setup.py; the .py stays the source of truth):
+# FactionBot as an extension type with C attributes, its hot methods typed (cpdef). Plays
+# are unchanged (tests/test_native.py); editing this file makes the build stale (native.py).
+
 cimport cython
 from strategies.heuristic.evaluation cimport Evaluator
 
@@ -21,7 +25,9 @@ cdef class FactionBot:
     cdef public tuple _touches
 
     @cython.locals(p=list, b=Py_ssize_t, loc=tuple, rw=list)
-    cpdef double worth(self, obs, Py_ssize_t s, long dds=*, long dbk=*, long dve=*, trib=*, long dgov=*)
+    cpdef double worth(
+        self, obs, Py_ssize_t s, long dds=*, long dbk=*, long dve=*, trib=*, long dgov=*
+    )
     @cython.locals(memo=dict)
     cpdef double add_value(self, obs, Py_ssize_t s, long k)
     cpdef double _add_value(self, obs, Py_ssize_t s, long k)
@@ -29,9 +35,15 @@ cdef class FactionBot:
     cpdef space_key(self, obs, str name, Py_ssize_t s)
     @cython.locals(clock=list, key=tuple)
     cpdef double cached_space_value(self, obs, str name, Py_ssize_t s)
-    @cython.locals(gained=double, best_loss=double, gain=double, total=double, nxt=double, best=Py_ssize_t, moved=long, i=Py_ssize_t, t=long, k=long, taken=list, lost=list, nexts=list)
+    @cython.locals(
+        gained=double, best_loss=double, gain=double, total=double, nxt=double,
+        best=Py_ssize_t, moved=long, i=Py_ssize_t, t=long, k=long,
+        taken=list, lost=list, nexts=list,
+    )
     cpdef tuple move_plan(self, obs, Py_ssize_t s, list sources, long limit)
-    @cython.locals(n=Py_ssize_t, s=Py_ssize_t, a=Py_ssize_t, clock=long, local=list, hood=list, touches=tuple)
+    @cython.locals(
+        n=Py_ssize_t, s=Py_ssize_t, a=Py_ssize_t, clock=long, local=list, hood=list, touches=tuple
+    )
     cpdef _changed(self, list spaces)
     @cython.locals(base=double)
     cpdef double res_value(self, long r)
@@ -40,7 +52,9 @@ cdef class FactionBot:
     @cython.locals(total=double, i=long, left=long)
     cpdef double cost(self, long r, long k=*)
     cpdef tuple command_values(self, obs, str name, bint free=*)
-    @cython.locals(values=list, ranked=dict, total=double, first_net=double, i=Py_ssize_t, v=double, net=double)
+    @cython.locals(
+        values=list, ranked=dict, total=double, first_net=double, i=Py_ssize_t, v=double, net=double
+    )
     cpdef tuple _command_values(self, obs, str name, bint free, long r)
     cpdef list space_values(self, obs, str name)
     cpdef list spaces_for(self, obs, str name)

@@ -13,8 +13,14 @@ decision the bot compares the position with the last one it saw and finds the sp
 changed; a Province's worth changes and add-values (``_local``) live until that Province
 changes, a space value until the space (or, for Commands that move Units in, a neighbour)
 changes or what ``space_key`` names does (Available pieces, the Delhi zone). The opponent
-to hold back is judged once per card. ``keep_caches = False`` recomputes everything at
-every decision; a test plays the same games both ways and compares them.
+to hold back is judged once per card. ``HeuristicStrategy.keep_caches = False`` recomputes
+everything at every decision; a test plays the same games both ways and compares them.
+
+Compiled (``setup.py``), ``common.pxd`` makes ``FactionBot`` an extension type with C
+attributes and typed hot methods. Declare there (or in the bot's own ``.pxd``) every
+attribute a bot sets: ``SultanateBot`` has no ``__dict__``, so an undeclared one fails only
+compiled, which ``tests/test_native.py`` catches. A bot calls a base method as
+``FactionBot.method(self, ...)``: ``super()`` fails in a typed (``cpdef``) method.
 """
 
 from __future__ import annotations

@@ -1,3 +1,7 @@
+# C types for the compiled copy of deccan.py (see common.pxd). BahmaniBot and
+# VijayanagaraBot stay Python subclasses: their class data (``ob``, ``rival``...) is
+# read as Python attributes.
+
 from strategies.heuristic.common cimport FactionBot
 
 cdef class DeccanBot(FactionBot):

@@ -1,3 +1,6 @@
+# C types for the compiled copy of evaluation.py (see common.pxd): the Evaluator's weights
+# as C fields, and the local values and whole-board scores computed on C numbers.
+
 cimport cython
 
 cdef class Evaluator:
@@ -6,8 +9,13 @@ cdef class Evaluator:
     cdef public int delhi, mp, pj
     cdef public double opp, khalji, ds_threat, ds_retake, ds_nogov
 
-    @cython.locals(pr=double, total=long, mb=long, mv=long, md=long, m=long, kh=double, v=double, risk=tuple, hold=tuple)
-    cpdef tuple locals(self, Py_ssize_t s, long ds, long bk, long ve, bint tributary, long governor, bint tughlaq)
+    @cython.locals(
+        pr=double, total=long, mb=long, mv=long, md=long, m=long, kh=double, v=double,
+        risk=tuple, hold=tuple,
+    )
+    cpdef tuple locals(
+        self, Py_ssize_t s, long ds, long bk, long ve, bint tributary, long governor, bint tughlaq
+    )
     @cython.locals(
         pr=tuple, risk=tuple, hold=tuple, s=Py_ssize_t, b=Py_ssize_t,
         t=long, gov=long, q=long, ao=long, ar=long, fort=long, ro=long, rr=long, temple=long,
@@ -17,4 +25,7 @@ cdef class Evaluator:
         ps=double, kh=double, threat=double, retake=double, nogov=double, chance_bk=double,
         chance_ve=double, fade=double, loc_ds=double, loc_bk=double, loc_ve=double, v=double,
     )
-    cpdef list _scores(self, list p, tributary, resources, cavalry, influence, avail_mongols, dynasty, timurid, double progress)
+    cpdef list _scores(
+        self, list p, tributary, resources, cavalry, influence, avail_mongols, dynasty, timurid,
+        double progress,
+    )

@@ -1,3 +1,6 @@
+# C types for the compiled copy of sultanate.py (see common.pxd). SultanateBot is used as
+# is, with no __dict__: every attribute it sets is declared here.
+
 from strategies.heuristic.common cimport FactionBot
 
 cdef class SultanateBot(FactionBot):
