@@ -43,6 +43,19 @@ def test_adjacency_is_symmetric(raw):
             assert a in board.adjacent[b]
 
 
+def test_distances_count_adjacency_steps(raw):
+    """1.3.5: the compiled distance is 0 to itself, 1 to a neighbour, symmetric, and one more
+    than the nearest neighbour's beyond that (Jaunpur-Punjab: not adjacent, so 2 or more)."""
+    b = compile_rules(raw).board
+    for a in range(b.n):
+        assert b.distance[a][a] == 0
+        for c in range(b.n):
+            assert b.distance[a][c] == b.distance[c][a]
+            if c != a:
+                assert b.distance[a][c] == 1 + min(b.distance[n][c] for n in b.adjacent[a])
+    assert b.distance[b.id("Jaunpur")][b.id("Punjab")] >= 2
+
+
 def test_confirmed_adjacencies_hold(raw):
     """1.3.5: Gondwana-Andhra and Madhyadesh-Orissa are adjacent; Jaunpur-Punjab are not;
     1.3.6: the Vindhya Range separates Malwa-Gondwana and Madhyadesh-Jaunpur."""
