@@ -8,8 +8,8 @@ Evaluator have them. Heuristic games run about 1.5x faster than pure Python (by 
 and by instruction count) and play exactly the same (a test plays games both ways and compares
 digests). A compiled module whose ``.py`` or ``.pxd`` has changed since the build is not used:
 ``simulate.native`` then loads every listed module as Python (``VSIM_PURE=1`` does so too).
-``VSIM_PURE_BUILD=1`` builds no compiled copies; a compiler error (or no compiler) leaves the
-module pure.
+``VSIM_PURE_BUILD=1`` builds no compiled copies; a compiler error in any module (or no
+compiler) leaves the whole package pure.
 """
 
 from __future__ import annotations
@@ -55,13 +55,16 @@ def _native():
 class BuildNative(build_ext):
     """Builds the compiled copies, then records which were built from which source."""
 
+    def initialize_options(self) -> None:
+        super().initialize_options()
+        self.failed: set[str] = set()
+
     def finalize_options(self) -> None:
         super().finalize_options()
         if not self.parallel:
             self.parallel = os.cpu_count() or 1  # one C file per core
 
     def build_extensions(self) -> None:
-        self.failed: set[str] = set()
         super().build_extensions()
         # what failed is not an output: the install goes on with those modules as Python
         self.extensions = [e for e in self.extensions if e.name not in self.failed]
@@ -75,11 +78,19 @@ class BuildNative(build_ext):
 
     def run(self) -> None:
         super().run()
+        outputs = {ext: self.get_ext_fullpath(ext.name) for ext in self.extensions}
+        if self.failed:
+            # all or none: the compiled modules share C class layouts (.pxd), so one of them
+            # as Python beside the others compiled would not import; the package stays pure
+            for path in outputs.values():
+                if os.path.exists(path):
+                    os.remove(path)
+            outputs = {}
+        digest = _native().source_digest
         built = {}
-        for ext in self.extensions:
-            if os.path.exists(self.get_ext_fullpath(ext.name)):
-                src = ext.py_source
-                built[ext.name] = {"source": src, "sha256": _native().source_digest(HERE / src)}
+        for ext, path in outputs.items():
+            if os.path.exists(path):
+                built[ext.name] = {"source": ext.py_source, "sha256": digest(HERE / ext.py_source)}
         root = HERE if self.inplace else Path(self.build_lib)
         out = root / MANIFEST
         out.parent.mkdir(parents=True, exist_ok=True)

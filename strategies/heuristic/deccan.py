@@ -82,7 +82,9 @@ def _battle(dice: int, defend: int, cap: int, u: int, units: int, pieces: int):
 
 
 class DeccanBot(FactionBot):
-    """Shared Bahmani / Vijayanagara logic; subclasses set the faction data below."""
+    """Shared Bahmani / Vijayanagara logic. Subclasses set the faction data below and value
+    their own Decrees: ``econ_value`` (Trade or Tax, now) and ``special_value`` (Conspire or
+    Compel, now; None when it cannot be done)."""
 
     commands = ("rally", "migrate", "rebel", "attack")
     local_commands = frozenset({"rally", "rebel"})
@@ -366,14 +368,6 @@ class DeccanBot(FactionBot):
             if best is None or v > best[0]:
                 best = (v, s)
         return best
-
-    def econ_value(self, obs) -> float:
-        """Value of the Faction's economic Decree (Trade or Tax) now."""
-        raise NotImplementedError
-
-    def special_value(self, obs) -> float | None:
-        """Value of the Faction's special Decree (Conspire or Compel) now, or None."""
-        raise NotImplementedError
 
     # -- decisions ----------------------------------------------------------------------------
 
