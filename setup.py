@@ -78,17 +78,17 @@ class BuildNative(build_ext):
 
     def run(self) -> None:
         super().run()
-        outputs = {ext: self.get_ext_fullpath(ext.name) for ext in self.extensions}
+        outputs = [(ext, self.get_ext_fullpath(ext.name)) for ext in self.extensions]
         if self.failed:
             # all or none: the compiled modules share C class layouts (.pxd), so one of them
             # as Python beside the others compiled would not import; the package stays pure
-            for path in outputs.values():
+            for _ext, path in outputs:
                 if os.path.exists(path):
                     os.remove(path)
-            outputs = {}
+            outputs = []
         digest = _native().source_digest
         built = {}
-        for ext, path in outputs.items():
+        for ext, path in outputs:
             if os.path.exists(path):
                 built[ext.name] = {"source": ext.py_source, "sha256": digest(HERE / ext.py_source)}
         root = HERE if self.inplace else Path(self.build_lib)
