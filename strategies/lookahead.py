@@ -165,7 +165,7 @@ class SearchStrategy(ABC):
 
     def _finish_init(self, weights: str | None) -> None:
         """End of ``__init__``: a weights file and its digest go in ``params`` (for
-        manifests); the generator is a placeholder until ``new_game`` hands out the game's."""
+        manifests); a fixed generator (seed 0) serves until ``new_game`` hands out the game's."""
         if weights:
             self.params["weights"] = weights
             self.params["weights_sha256"] = self.search.base.params["weights_sha256"]

@@ -328,8 +328,13 @@ class FactionBot:
         return v
 
     def _add_value(self, obs, s: int, k: int) -> float:
-        """Worth of ``k`` more (negative: fewer) own pieces in ``s``: each bot's own."""
-        raise NotImplementedError
+        """Worth of ``k`` more (negative: fewer) own pieces in ``s``: the change of this
+        faction's worth of a Province; nothing elsewhere. Bots add their own terms."""
+        if not self.is_prov[s]:
+            return 0.0
+        dd = [0, 0, 0]
+        dd[self.faction] = k
+        return self.delta(obs, s, dd[0], dd[1], dd[2])
 
     def move_plan(
         self, obs, s: int, sources: list[tuple[int, int]], limit: int
@@ -473,8 +478,9 @@ class FactionBot:
         return v
 
     def space_value(self, obs, name: str, s: int) -> float:
-        """Worth of selecting ``s`` for Command ``name`` now (3.1.1): each bot's own."""
-        raise NotImplementedError
+        """Worth of selecting ``s`` for Command ``name`` now (3.1.1). Each bot values its own
+        Commands; one it does not value is worth nothing (never picked over a gain)."""
+        return 0.0
 
     def space_key(self, obs, name: str, s: int):
         """What else than the board around ``s`` its ``space_value`` for Command ``name``

@@ -119,14 +119,8 @@ class DeccanBot(FactionBot):
         b = s * NK
         return p[b + self.ob] + p[b + self.reb]
 
-    def mine(self, k: int, s_delta: tuple = (0, 0, 0)) -> tuple[int, int, int]:
-        dd = list(s_delta)
-        dd[self.faction] += k
-        return dd[0], dd[1], dd[2]
-
     def _add_value(self, obs, s: int, k: int) -> float:
-        dds, dbk, dve = self.mine(k)
-        return self.delta(obs, s, dds, dbk, dve) + 0.04 * k
+        return FactionBot._add_value(self, obs, s, k) + 0.04 * k
 
     # -- Command spaces (3.3, 3.4) ------------------------------------------------------------
 

@@ -125,10 +125,8 @@ class SultanateBot(FactionBot):
     def _add_value(self, obs, s: int, k: int) -> float:
         """Worth of ``k`` more Sultanate pieces in ``s`` (negative ``k``: fewer)."""
         if not self.is_prov[s]:
-            if s in self.zone:
-                return self.zone_gain(obs, k)
-            return 0.0
-        return self.delta(obs, s, k) + 0.03 * k
+            return self.zone_gain(obs, k) if s in self.zone else 0.0
+        return FactionBot._add_value(self, obs, s, k) + 0.03 * k
 
     # -- Command spaces (3.2) ---------------------------------------------------------------
 
