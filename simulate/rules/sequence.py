@@ -3,7 +3,7 @@ Command, Pass, and adjusting Eligibility. Interrupting cards are in invasion.py 
 
 from __future__ import annotations
 
-from . import commands, decrees
+from . import commands, decrees, events, invasion, succession
 from .context import Context
 from .pieces import FACTIONS
 from .ruleset import EVENT, MONGOL_CARD, SUCCESSION, TIMURID
@@ -21,8 +21,6 @@ NO_COMMAND = "none"
 
 def next_card(ctx: Context) -> None:
     """Reveal the top card and carry it out (2.3, 2.4-2.6)."""
-    from . import invasion, succession
-
     st = ctx.state
     idx = st.deck[st.pos]
     st.pos += 1
@@ -77,9 +75,7 @@ def action_options(ctx: Context, f: int, cmds: list[str] | None = None) -> tuple
 
 
 def event_playable(ctx: Context, f: int) -> bool:
-    """Whether the Event option is offered (2.3.4); needs the event interpreter."""
-    from . import events
-
+    """Whether the Event option is offered (2.3.4)."""
     return events.enabled(ctx)
 
 
@@ -111,8 +107,6 @@ def faction_turn(ctx: Context, f: int, forced: str | None = None) -> None:
             log[1] = _command(ctx, f, optional=True)
             log[2] = _decree(ctx, f)
     elif action == EVENT_OPTION:
-        from . import events
-
         st.fork_ec = f
         log[0] = events.play_event(ctx, f)
     ctx.action_done()

@@ -26,6 +26,7 @@ from typing import Any
 
 from simulate.rules.pieces import INDEX
 
+from . import event_table
 from .bahmani import BahmaniBot
 from .evaluation import Evaluator, load_weights
 from .sultanate import SultanateBot
@@ -138,8 +139,6 @@ class HeuristicStrategy:
         card = decision.context
         entry = None
         if mode == "table":
-            from . import event_table
-
             entry = event_table.lookup(self.rules, str(card), self.faction)
         if entry is None:
             gains = self.event_gains(obs, default)

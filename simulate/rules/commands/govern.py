@@ -23,7 +23,7 @@ def options(rules, pieces: list[int], avail: list[int], s: int) -> list:
         can_q = rules.board.kinds[s] == PROVINCE and not pieces[b + QASBAH] and avail[PT_QASBAH]
         for a in range(min(cap, pieces[b + AMIR_OB]) + 1):
             for r in range(min(cap - a, pieces[b + RAJA_OB]) + 1):
-                for q in (0, 1) if can_q else (0,):
+                for q in range(2 if can_q else 1):  # Qasbah placed or not
                     if a or r or q:
                         out.append((a, r, q))
     return out
