@@ -35,11 +35,18 @@ from .deccan import DeccanBot
 class BahmaniBot(DeccanBot):
     """Bahmani Kingdom: Forts, Rebels, Influence by Migrate, Trade and Conspire."""
 
-    faction = BK
-    rival = VE
-    ob, reb, struct = AMIR_OB, AMIR_REB, FORT
-    unit_pt, struct_pt = PT_AMIR, PT_FORT
-    econ, special, name_ = "trade", "conspire", "BK"
+    DATA = DeccanBot.DECCAN | {
+        "faction": BK,
+        "rival": VE,
+        "ob": AMIR_OB,
+        "reb": AMIR_REB,
+        "struct": FORT,
+        "unit_pt": PT_AMIR,
+        "struct_pt": PT_FORT,
+        "econ": "trade",
+        "special": "conspire",
+        "name_": "BK",
+    }
 
     def econ_value(self, obs) -> float:
         p = obs.pieces

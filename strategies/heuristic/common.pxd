@@ -10,6 +10,9 @@ cpdef tuple counts(list p, Py_ssize_t s)
 cpdef list changed_spaces(list new, list old, Py_ssize_t nk)
 
 cdef class FactionBot:
+    cdef public int faction
+    cdef public tuple commands, decrees
+    cdef public frozenset timing_first, local_commands
     cdef public object owner, rng, rules, board, P, adj, provinces, zone, W, play
     cdef public tuple is_prov
     cdef public Evaluator ev

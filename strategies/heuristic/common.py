@@ -84,15 +84,24 @@ def handlers(cls: type) -> dict:
 
 
 class FactionBot:
-    """Base of the DS, BK and VE heuristic bots."""
+    """Base of the DS, BK and VE heuristic bots. A bot class gives its faction's data in
+    ``DATA``; each bot copies it at start (C fields when compiled, not class lookups)."""
 
-    faction = -1
-    commands: tuple[str, ...] = ()
-    decrees: tuple[str, ...] = ()
-    timing_first: frozenset = frozenset()  # Decrees taken before the Command (4.1)
-    local_commands: frozenset = frozenset()  # whose space values read only that space
+    DATA: dict = {
+        "faction": -1,
+        "commands": (),
+        "decrees": (),  # (a Deccan bot's are its econ, build and special Decrees)
+        "timing_first": frozenset(),  # Decrees taken before the Command (4.1)
+        "local_commands": frozenset(),  # Commands whose space values read only that space
+    }
 
     def __init__(self, owner, rng, rules, weights: dict, evaluator) -> None:
+        data = type(self).DATA
+        self.faction = data["faction"]
+        self.commands = data["commands"]
+        self.decrees = data.get("decrees", ())
+        self.timing_first = data.get("timing_first", frozenset())
+        self.local_commands = data["local_commands"]
         self.owner = owner
         self.rng = rng
         self.rules = rules

@@ -1,10 +1,11 @@
 # C types for the compiled copy of deccan.py (see common.pxd). BahmaniBot and
-# VijayanagaraBot stay Python subclasses: their class data (``ob``, ``rival``...) is
-# read as Python attributes.
+# VijayanagaraBot stay Python subclasses; their ``DATA`` is copied into C fields at start.
 
 from strategies.heuristic.common cimport FactionBot
 
 cdef class DeccanBot(FactionBot):
+    cdef public int rival, ob, reb, struct, unit_pt, struct_pt
+    cdef public str econ, special, name_
     cdef public dict rally
     cdef public int migrate_max, support_units, home, rival_base, rally_cap
     cdef public object shift_cost

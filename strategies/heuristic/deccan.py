@@ -82,19 +82,24 @@ def _battle(dice: int, defend: int, cap: int, u: int, units: int, pieces: int):
 
 
 class DeccanBot(FactionBot):
-    """Shared Bahmani / Vijayanagara logic. Subclasses set the faction data below and value
-    their own Decrees: ``econ_value`` (Trade or Tax, now) and ``special_value`` (Conspire or
-    Compel, now; None when it cannot be done)."""
+    """Shared Bahmani / Vijayanagara logic. Subclasses give their faction data in ``DATA``
+    (``DECCAN`` plus the keys below) and value their own Decrees: ``econ_value`` (Trade or
+    Tax, now) and ``special_value`` (Conspire or Compel, now; None when it cannot be done)."""
 
-    commands = ("rally", "migrate", "rebel", "attack")
-    local_commands = frozenset({"rally", "rebel"})
-    rival = -1
-    ob = reb = struct = unit_pt = struct_pt = -1
-    econ = ""  # "trade" or "tax"
-    special = ""  # "conspire" or "compel"
-    name_ = ""
+    DATA = DECCAN = {
+        "commands": ("rally", "migrate", "rebel", "attack"),
+        "local_commands": frozenset({"rally", "rebel"}),
+        # and, by faction: "faction", "rival", the counters "ob", "reb", "struct", the piece
+        # types "unit_pt", "struct_pt", the Decrees "econ" (trade or tax) and "special"
+        # (conspire or compel), the faction's name in factions.yaml "name_"
+    }
 
     def __init__(self, *args) -> None:
+        data = type(self).DATA
+        self.rival = data["rival"]
+        self.ob, self.reb, self.struct = data["ob"], data["reb"], data["struct"]
+        self.unit_pt, self.struct_pt = data["unit_pt"], data["struct_pt"]
+        self.econ, self.special, self.name_ = data["econ"], data["special"], data["name_"]
         super().__init__(*args)
         data = self.rules.factions[self.name_]
         self.rally = data["rally"]

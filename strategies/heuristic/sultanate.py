@@ -52,11 +52,13 @@ STOP = "stop"
 class SultanateBot(FactionBot):
     """Delhi Sultanate: keep Tributaries, answer Rebels, fortify Delhi before Timur."""
 
-    faction = DS
-    commands = ("conscript", "march", "govern", "attack")
-    local_commands = frozenset({"conscript", "govern"})
-    decrees = ("collect_tribute", "campaign", "demand_obedience")
-    timing_first = frozenset({"collect_tribute", "campaign"})
+    DATA = {
+        "faction": DS,
+        "commands": ("conscript", "march", "govern", "attack"),
+        "local_commands": frozenset({"conscript", "govern"}),
+        "decrees": ("collect_tribute", "campaign", "demand_obedience"),
+        "timing_first": frozenset({"collect_tribute", "campaign"}),
+    }
 
     def __init__(self, *args) -> None:
         super().__init__(*args)

@@ -35,11 +35,18 @@ from .deccan import DeccanBot
 class VijayanagaraBot(DeccanBot):
     """Vijayanagara Empire: Temples, Rebels, Influence by Migrate, Tax and Compel."""
 
-    faction = VE
-    rival = BK
-    ob, reb, struct = RAJA_OB, RAJA_REB, TEMPLE
-    unit_pt, struct_pt = PT_RAJA, PT_TEMPLE
-    econ, special, name_ = "tax", "compel", "VE"
+    DATA = DeccanBot.DECCAN | {
+        "faction": VE,
+        "rival": BK,
+        "ob": RAJA_OB,
+        "reb": RAJA_REB,
+        "struct": TEMPLE,
+        "unit_pt": PT_RAJA,
+        "struct_pt": PT_TEMPLE,
+        "econ": "tax",
+        "special": "compel",
+        "name_": "VE",
+    }
 
     def econ_value(self, obs) -> float:
         p = obs.pieces
