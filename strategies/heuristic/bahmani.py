@@ -49,16 +49,16 @@ class BahmaniBot(DeccanBot):
     }
 
     def econ_value(self, obs) -> float:
-        p = obs.pieces
-        r = obs.resources[BK]
+        p = self.pieces
+        r = self.resources[BK]
         n = sum(1 for s in self.provinces if counts(p, s)[BK])
-        cav = self.rules.decrees["trade_cavalry"][obs.influence[BK]]
+        cav = self.rules.decrees["trade_cavalry"][self.influence[BK]]
         return self.gain_value(r, n) + cav * self.cav_value() + (0.3 if r < 3 else 0.0)
 
     def conspire_targets(self, obs) -> list[tuple[int, int]]:
-        p = obs.pieces
+        p = self.pieces
         mine = [s for s in self.provinces if counts(p, s)[BK]]
-        influential = obs.influence[BK] >= self.rules.decrees["conspire_influential"]
+        influential = self.influence[BK] >= self.rules.decrees["conspire_influential"]
         area = set(mine)
         if influential:
             for s in mine:
@@ -67,7 +67,7 @@ class BahmaniBot(DeccanBot):
         return [(s, c) for s in sorted(area) for c in kinds if p[s * NK + c]]
 
     def conspire_value(self, obs, s: int, c: int) -> float:
-        add = 1 if obs.available[PT_AMIR] else 0
+        add = 1 if self.available[PT_AMIR] else 0
         if c == GOVERNOR:
             return self.delta(obs, s, dds=-1, dbk=add, dgov=-1) + 0.25 + 0.04 * add
         return self.delta(obs, s, dbk=add, dve=-1) + self.kill_rival + 0.04 * add

@@ -13,6 +13,7 @@ cdef class FactionBot:
     cdef public int faction
     cdef public tuple commands, decrees
     cdef public frozenset timing_first, local_commands
+    cdef public list pieces, tributary, available, control, resources, cavalry, influence
     cdef public object owner, rng, rules, board, P, adj, provinces, zone, W, play
     cdef public tuple is_prov
     cdef public Evaluator ev

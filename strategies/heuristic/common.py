@@ -149,6 +149,9 @@ class FactionBot:
         self._space_clock = [0] * n
         self._hood_clock = [0] * n
         self._clock = 0
+        # the position of the decision in progress: the Observation's lists (set by choose)
+        self.pieces = self.tributary = self.available = self.control = None
+        self.resources = self.cavalry = self.influence = None
         # the position the caches above belong to (copies of the Observation's lists)
         self._pl: list | None = None
         self._tl: list | None = None
@@ -163,13 +166,18 @@ class FactionBot:
     # -- dispatch -------------------------------------------------------------------------
 
     def choose(self, obs, d):
+        # this decision's position: the Observation's live lists, read (never written) by the
+        # bot's methods as ``self.pieces``... (one attribute read here, not one per use)
+        self.pieces, self.tributary, self.available = obs.pieces, obs.tributary, obs.available
+        self.control, self.resources = obs.control, obs.resources
+        self.cavalry, self.influence = obs.cavalry, obs.influence
         # a new position (pieces, markers, tracks, Dynasty, card) makes some values stale
         if (
-            obs.pieces != self._pl
-            or obs.tributary != self._tl
-            or obs.available != self._al
-            or obs.cavalry != self._cl
-            or obs.influence != self._il
+            self.pieces != self._pl
+            or self.tributary != self._tl
+            or self.available != self._al
+            or self.cavalry != self._cl
+            or self.influence != self._il
             or obs.dynasty != self._dyn
             or obs.cards_remaining != self._left
         ):
@@ -188,11 +196,11 @@ class FactionBot:
 
     def _moved(self, obs) -> None:
         """The position changed since the last decision: forget what it made stale."""
-        p, trib = obs.pieces, obs.tributary
+        p, trib = self.pieces, self.tributary
         old_p, old_t = self._pl, self._tl
         new_card = obs.cards_remaining != self._left
         self._pl, self._tl = p[:], trib[:]
-        self._al, self._cl, self._il = obs.available[:], obs.cavalry[:], obs.influence[:]
+        self._al, self._cl, self._il = self.available[:], self.cavalry[:], self.influence[:]
         self._dyn, self._left = obs.dynasty, obs.cards_remaining
         self.progress = self.ev.progress(obs)
         tughlaq = obs.dynasty == TUGHLAQ
@@ -287,14 +295,14 @@ class FactionBot:
         (``rival_leader`` for the leading opponent, ``rival_other`` for the other)."""
         if self.lead < 0:
             self.set_leader(obs)
-        p = obs.pieces
+        p = self.pieces
         b = s * NK
         loc = self.ev.locals(
             s,
             p[b] + p[b + 1] + p[b + 2] + dds,
             p[b + 3] + p[b + 4] + p[b + 5] + dbk,
             p[b + 6] + p[b + 7] + p[b + 8] + dve,
-            obs.tributary[s] if trib is None else trib,
+            self.tributary[s] if trib is None else trib,
             p[b + 1] + dgov,
             self.tughlaq,
         )
@@ -398,7 +406,7 @@ class FactionBot:
 
     def scores_now(self, obs) -> list[float]:
         """The evaluation's scores of the three factions, once per position and Resources."""
-        key = ("scores", *obs.resources)
+        key = ("scores", *self.resources)
         sc = self._spaces.get(key)
         if sc is None:
             sc = self._spaces[key] = self.ev.scores_obs(obs)
@@ -434,7 +442,7 @@ class FactionBot:
         """(full, limited, first space): the space values, best first, each less the
         Resource it costs (3.1.3), summed while that stays positive; the best one alone.
         Computed once per position (and Resources, and Migrate's Influence shift plan)."""
-        r = obs.resources[self.faction]
+        r = self.resources[self.faction]
         key = ("command", name, free, r, bool(self.plan.get("shifted")))
         hit = self._spaces.get(key)
         if hit is None:
@@ -503,7 +511,7 @@ class FactionBot:
         opts = d.options
         f = self.faction
         best_cmd, cmd_val, lim_cmd, lim_val = NONE, 0.0, NONE, -1e9
-        if obs.resources[f] > 0 and (COMMAND in opts or LIMITED in opts or CD in opts):
+        if self.resources[f] > 0 and (COMMAND in opts or LIMITED in opts or CD in opts):
             for name in self.commands:
                 full, lim, _ = self.command_values(obs, name)
                 if full > cmd_val:
@@ -517,7 +525,7 @@ class FactionBot:
                 if v is not None and v > dec_val:
                     best_dec, dec_val = name, v
         elig = float(self.play["eligibility"])
-        r = obs.resources[f]
+        r = self.resources[f]
         values = {PASS: self.gain_value(r, self.rules.pass_income[f]) + elig}
         if CD in opts and best_dec is not None:
             values[CD] = dec_val + max(0.0, cmd_val)
@@ -584,7 +592,7 @@ class FactionBot:
         when the Command was planned (and any space new since), not for all of them: each
         selection changes the board only around the space just resolved (3.1.1)."""
         name = d.context
-        r = obs.resources[self.faction]
+        r = self.resources[self.faction]
         ranked = self.ranked.get(name)
         opts = [s for s in d.options if s != DONE]
         if ranked is not None and len(opts) > SPACE_REFRESH:
@@ -605,7 +613,7 @@ class FactionBot:
     def _guess_battle(self, obs) -> tuple[int, int, int]:
         """As defender the bot is not told where the battle is: the space where it meets the
         most opposing Units (1.10 needs the Units involved to tell a hit from a miss)."""
-        p = obs.pieces
+        p = self.pieces
         f = self.faction
         u1, u2 = UNITS_OF[f]
         best = (0, 0, 0)
@@ -683,7 +691,7 @@ class FactionBot:
 
     def k_casualty(self, obs, d):
         opts = d.options
-        p = obs.pieces
+        p = self.pieces
         if isinstance(opts[0], tuple):  # attacker: (space, counter)
             self.battle = None
             f = self.faction
@@ -716,13 +724,13 @@ class FactionBot:
         holders = [g for g in d.options if isinstance(g, int) and 0 <= g < 3 and g != self.faction]
         if not holders:
             return "none" if "none" in d.options else d.options[0]
-        return max(holders, key=lambda g: (sc[g], obs.cavalry[g], -g))
+        return max(holders, key=lambda g: (sc[g], self.cavalry[g], -g))
 
     # -- Succession (2.5) ---------------------------------------------------------------------
 
     def k_lords_shift(self, obs, d):
         f = self.faction
-        r = obs.resources[f]
+        r = self.resources[f]
         cost = self.rules.succession["lords_cost"]
         if r - cost < self.reserve:
             return DONE
@@ -774,7 +782,7 @@ class FactionBot:
         """A space for an Event op: ours to gain where pieces go, the richest Province for
         the Sultanate's Tributary markers, the opponents' strongholds where pieces leave."""
         label = d.context
-        p = obs.pieces
+        p = self.pieces
         f = self.faction
         spaces = [s for s in d.options if s != DONE]
         if not spaces:
@@ -783,7 +791,7 @@ class FactionBot:
         def score(s: int) -> float:
             pr = self.P[s]
             if label == "set_tributary":
-                return pr if f == DS else -pr + (3 if obs.control[s] not in (f, -1) else 0)
+                return pr if f == DS else -pr + (3 if self.control[s] not in (f, -1) else 0)
             if label == "set_independent":
                 if f == DS:
                     return -pr

@@ -130,10 +130,10 @@ class DeccanBot(FactionBot):
     # -- Command spaces (3.3, 3.4) ------------------------------------------------------------
 
     def candidates(self, obs, name: str) -> list[int]:
-        p = obs.pieces
+        p = self.pieces
         f = self.faction
         if name == "rally":
-            if not obs.available[self.unit_pt]:
+            if not self.available[self.unit_pt]:
                 return []
             return [s for s in self.provinces if s == self.home or counts(p, s)[f]]
         if name == "rebel":
@@ -141,7 +141,7 @@ class DeccanBot(FactionBot):
                 return []
             out = []
             for s in self.provinces:
-                if obs.tributary[s]:
+                if self.tributary[s]:
                     c = counts(p, s)
                     if c[f] and 2 * c[f] > c[0] + c[1] + c[2]:
                         out.append(s)
@@ -189,7 +189,7 @@ class DeccanBot(FactionBot):
 
     def space_key(self, obs, name: str, s: int):
         # Rally reads the Available Units only up to the most it can place (rally_value)
-        return min(obs.available[self.unit_pt], self.rally_cap) if name == "rally" else None
+        return min(self.available[self.unit_pt], self.rally_cap) if name == "rally" else None
 
     def space_value(self, obs, name: str, s: int) -> float:
         if name == "rally":
@@ -203,15 +203,15 @@ class DeccanBot(FactionBot):
         return 0.0
 
     def rally_value(self, obs, s: int) -> float:
-        p = obs.pieces
+        p = self.pieces
         n = 1
         if s == self.home:
             n += self.rally["home_bonus"]
         if p[s * NK + self.struct]:
             n += self.rally["structure_bonus"]
-        if obs.control[s] == self.faction:
+        if self.control[s] == self.faction:
             n += self.rally["control_bonus"]
-        n = min(n, obs.available[self.unit_pt])
+        n = min(n, self.available[self.unit_pt])
         if n <= 0:
             return 0.0
         v = self.add_value(obs, s, n)
@@ -223,10 +223,10 @@ class DeccanBot(FactionBot):
         """Worth of the Migrate Influence shift in destination ``s`` (3.3.2), or 0: the
         same wherever the rival has a piece."""
         b = s * NK + self.rival_base
-        p = obs.pieces
+        p = self.pieces
         if not (p[b] + p[b + 1] + p[b + 2]):
             return 0.0
-        key = ("shift", obs.resources[self.faction])
+        key = ("shift", self.resources[self.faction])
         v = self._spaces.get(key)
         if v is None:
             v = self._spaces[key] = self._shift_value(obs)
@@ -235,21 +235,21 @@ class DeccanBot(FactionBot):
     def _shift_value(self, obs) -> float:
         f, g = self.faction, self.rival
         imax = self.rules.influence_max
-        if obs.influence[f] >= imax and obs.influence[g] <= 0:
+        if self.influence[f] >= imax and self.influence[g] <= 0:
             return 0.0
-        if obs.resources[f] < 1 + self.shift_cost:
+        if self.resources[f] < 1 + self.shift_cost:
             return 0.0
         v = 0.0
-        if obs.influence[f] < imax:
+        if self.influence[f] < imax:
             v += 0.5 * self.w_shift
-        if obs.influence[g] > 0:
+        if self.influence[g] > 0:
             v += 0.5 * self.w_shift * self.against(g, obs)
-        return v - self.cost(obs.resources[f] - 1, self.shift_cost)
+        return v - self.cost(self.resources[f] - 1, self.shift_cost)
 
     def migrate_plan(self, obs, s: int) -> tuple[float, dict]:
         """Units to move into ``s`` (up to three, 3.3.2), one by one from the adjacent
         Province that misses them least, while the move gains."""
-        p = obs.pieces
+        p = self.pieces
         if self.add_value(obs, s, 1) <= 0.02:
             return 0.0, {}
         sources = []
@@ -271,7 +271,7 @@ class DeccanBot(FactionBot):
         return bool(p[b + st] and not (p[b + ob] + p[b + rb]))
 
     def _support(self, obs, s: int) -> int:
-        p = obs.pieces
+        p = self.pieces
         best = 0
         for a in self.adj[s]:
             if self.is_prov[a] and p[a * NK + self.struct]:
@@ -279,7 +279,7 @@ class DeccanBot(FactionBot):
         return best
 
     def attack_value(self, obs, s: int, g: int) -> tuple[float, tuple[int, int, int]]:
-        p = obs.pieces
+        p = self.pieces
         b = s * NK
         f = self.faction
         here = self.own(p, s)
@@ -318,7 +318,7 @@ class DeccanBot(FactionBot):
         return v, (u, units, pieces)
 
     def attack_best(self, obs, s: int):
-        p = obs.pieces
+        p = self.pieces
         best, best_v, info = None, -1e9, (0, 0, 0)
         c = counts(p, s)
         for g in (DS, self.rival):
@@ -342,13 +342,13 @@ class DeccanBot(FactionBot):
         return None
 
     def build_targets(self, obs) -> list[int]:
-        if not obs.available[self.struct_pt]:
+        if not self.available[self.struct_pt]:
             return []
-        p = obs.pieces
+        p = self.pieces
         return [s for s in self.provinces if self.own(p, s) and not p[s * NK + self.struct]]
 
     def build_value(self, obs, s: int) -> float:
-        p = obs.pieces
+        p = self.pieces
         c = counts(p, s)
         own = self.own(p, s)
         v = self.w_struct + self.add_value(obs, s, 1)
@@ -356,7 +356,7 @@ class DeccanBot(FactionBot):
             v += 0.15
         if own >= 2:
             v += 0.1
-        if c[self.rival] > own or (obs.control[s] == self.faction and p[s * NK + TROOP] > own):
+        if c[self.rival] > own or (self.control[s] == self.faction and p[s * NK + TROOP] > own):
             v -= 0.3
         return v
 
@@ -371,7 +371,7 @@ class DeccanBot(FactionBot):
     # -- decisions ----------------------------------------------------------------------------
 
     def casualty_order(self, obs, s) -> tuple[int, ...]:
-        if isinstance(s, int) and 0 <= s < self.n and obs.tributary[s]:
+        if isinstance(s, int) and 0 <= s < self.n and self.tributary[s]:
             return (self.reb, self.ob, self.struct)
         return (self.ob, self.reb, self.struct)
 
@@ -407,9 +407,9 @@ class DeccanBot(FactionBot):
 
     def k_compromising_gifts(self, obs, d):
         f = self.faction
-        r = obs.resources[f]
+        r = self.resources[f]
         gain = self.gain_value(r, 2) + 2 * self.cav_value()
-        level = obs.influence[f]
+        level = self.influence[f]
         slot = self.rules.setup_slots[f][level] if level < len(self.rules.setup_slots[f]) else 0
         loss = 1.0 + 0.15 + 0.15 * slot
         return gain > loss
@@ -426,7 +426,7 @@ class DeccanBot(FactionBot):
         return best
 
     def k_succession_gain(self, obs, d):
-        r = obs.resources[self.faction]
+        r = self.resources[self.faction]
         want = max(0, 8 - r)
         return min(d.options, key=lambda x: (abs(x - want), -x))
 
@@ -442,17 +442,17 @@ class DeccanBot(FactionBot):
         return w
 
     def _zone(self, obs) -> tuple[float, float]:
-        p = obs.pieces
+        p = self.pieces
         m = t = 0.0
         for z in self.zone:
             m += p[z * NK + MONGOL]
             t += p[z * NK + TROOP] + p[z * NK + GOVERNOR]
         if obs.timurid_drawn == 0:
-            m += obs.available[PT_MONGOL] // 2
-        return m, t + 0.5 * obs.cavalry[DS]
+            m += self.available[PT_MONGOL] // 2
+        return m, t + 0.5 * self.cavalry[DS]
 
     def plunder_value(self, obs, z: int) -> float:
-        p = obs.pieces
+        p = self.pieces
         m = p[z * NK + MONGOL]
         if not m:
             return -1.0
@@ -463,7 +463,7 @@ class DeccanBot(FactionBot):
         lost = min(combat["defend_dice"] * hit_chance(ds_u), m) if ds_u else 0.0
         left = m - lost
         mongols = self.rules.mongols
-        res = min(left, max(0, obs.resources[DS] - mongols["plunder_floor"]))
+        res = min(left, max(0, self.resources[DS] - mongols["plunder_floor"]))
         per = mongols["plunder_troops"].get(self.board.names[z], 0)
         prov_troops = sum(p[s * NK + TROOP] for s in self.provinces)
         troops = min(left * per, prov_troops)
@@ -474,7 +474,7 @@ class DeccanBot(FactionBot):
         return 0.1 * res + 0.35 * troops + end
 
     def amass_value(self, obs) -> float:
-        n = min(self.rules.mongols["amass"], obs.available[PT_MONGOL])
+        n = min(self.rules.mongols["amass"], self.available[PT_MONGOL])
         zm, zt = self._zone(obs)
         if obs.timurid_drawn == 0:
             zm -= n / 2  # half of them would have come with the first Timurid card anyway
@@ -493,7 +493,7 @@ class DeccanBot(FactionBot):
         if "amass" in d.options:
             vals["amass"] = self.amass_value(obs)
         if "advance" in d.options:
-            p = obs.pieces
+            p = self.pieces
             opts = [
                 (self.mp, self.pj, p[self.mp * NK + MONGOL]),
                 (self.pj, self.delhi, p[self.pj * NK + MONGOL]),
@@ -511,7 +511,7 @@ class DeccanBot(FactionBot):
 
     def k_conspire_amir(self, obs, d):
         s = d.context
-        want = "obedient" if obs.tributary[s] else "rebelling"
+        want = "obedient" if self.tributary[s] else "rebelling"
         if want in d.options:
             return want
         return "rebelling" if "rebelling" in d.options else d.options[0]

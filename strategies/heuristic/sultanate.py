@@ -86,15 +86,15 @@ class SultanateBot(FactionBot):
         return mt
 
     def _zone_mt(self, obs) -> tuple[float, float]:
-        p = obs.pieces
+        p = self.pieces
         m = 0.0
-        t = 0.5 * obs.cavalry[DS]
+        t = 0.5 * self.cavalry[DS]
         for z in self.zone:
             b = z * NK
             m += p[b + MONGOL]
             t += p[b + TROOP] + p[b + GOVERNOR]
         if obs.timurid_drawn == 0:
-            m += obs.available[PT_MONGOL] // 2
+            m += self.available[PT_MONGOL] // 2
         return m + 1.5, t  # a margin for Invaders still to come (2.4)
 
     def urgency(self) -> float:
@@ -133,18 +133,18 @@ class SultanateBot(FactionBot):
     # -- Command spaces (3.2) ---------------------------------------------------------------
 
     def candidates(self, obs, name: str) -> list[int]:
-        p = obs.pieces
-        trib = obs.tributary
+        p = self.pieces
+        trib = self.tributary
         n = self.n
         if name == "conscript":
-            if not obs.available[PT_TROOP]:
+            if not self.available[PT_TROOP]:
                 return []
             return [s for s in range(n) if s == self.delhi or trib[s] or p[s * NK + QASBAH]]
         if name == "govern":
-            spare = obs.available[PT_GOVERNOR] > 0
+            spare = self.available[PT_GOVERNOR] > 0
             out = []
             for s in range(n):
-                if self.is_prov[s] and not (trib[s] or obs.control[s] == DS):
+                if self.is_prov[s] and not (trib[s] or self.control[s] == DS):
                     continue
                 if spare or p[s * NK + GOVERNOR]:
                     out.append(s)
@@ -173,15 +173,15 @@ class SultanateBot(FactionBot):
         if (
             s in self.zone
             or (name == "march" and s in self.zone_hood)
-            or (name == "attack" and obs.pieces[s * NK + MONGOL])
+            or (name == "attack" and self.pieces[s * NK + MONGOL])
         ):
             zone = (self.progress, self.zone_mt(obs))
         # of the Available pieces, only what changes the outcome: as many Troops as a
         # Conscript can place, whether a Governor or a Qasbah is left (govern.options)
         if name == "conscript":
-            return min(obs.available[PT_TROOP], self.conscript_cap), zone
+            return min(self.available[PT_TROOP], self.conscript_cap), zone
         if name == "govern":
-            return obs.available[PT_GOVERNOR] > 0, obs.available[PT_QASBAH] > 0, zone
+            return self.available[PT_GOVERNOR] > 0, self.available[PT_QASBAH] > 0, zone
         return zone
 
     def space_value(self, obs, name: str, s: int) -> float:
@@ -196,27 +196,27 @@ class SultanateBot(FactionBot):
         return 0.0
 
     def conscript_value(self, obs, s: int) -> float:
-        p = obs.pieces
+        p = self.pieces
         if s == self.delhi:
             n = self.conscript["delhi"]
         elif p[s * NK + QASBAH]:
             n = self.conscript["qasbah"]
         else:
             n = self.conscript["tributary"]
-        n = min(n, obs.available[PT_TROOP])
+        n = min(n, self.available[PT_TROOP])
         return self.add_value(obs, s, n) if n > 0 else 0.0
 
     def govern_options(self, obs, s: int) -> list:
-        return govern.options(self.rules, obs.pieces, obs.available, s)
+        return govern.options(self.rules, self.pieces, self.available, s)
 
     def govern_value(self, obs, s: int, o) -> float:
-        p = obs.pieces
+        p = self.pieces
         b = s * NK
         if o == "governor":
             if not self.is_prov[s]:
                 return self.zone_gain(obs, 1) if s in self.zone else 0.0
             v = self.delta(obs, s, dds=1, dgov=1) + 0.03
-            if obs.tributary[s]:
+            if self.tributary[s]:
                 ob = p[b + AMIR_OB] + p[b + RAJA_OB]
                 if ob and not p[b + GOVERNOR]:
                     # a Governor lets the next Govern remove Obedient Units (3.2.3)
@@ -237,7 +237,7 @@ class SultanateBot(FactionBot):
         return best_v, best
 
     def _targets(self, obs, s: int) -> list[int]:
-        p = obs.pieces
+        p = self.pieces
         b = s * NK
         out = []
         if self.is_prov[s]:
@@ -250,7 +250,7 @@ class SultanateBot(FactionBot):
         return out
 
     def _support(self, obs, s: int) -> int:
-        p = obs.pieces
+        p = self.pieces
         best = 0
         for a in self.adj[s]:
             if p[a * NK + QASBAH]:
@@ -258,7 +258,7 @@ class SultanateBot(FactionBot):
         return best
 
     def attack_value(self, obs, s: int, g: int) -> tuple[float, tuple[int, int, int]]:
-        p = obs.pieces
+        p = self.pieces
         b = s * NK
         here = p[b + TROOP] + p[b + GOVERNOR]
         u = here + self._support(obs, s)
@@ -307,9 +307,9 @@ class SultanateBot(FactionBot):
     def march_plan(self, obs, s: int) -> tuple[float, dict]:
         """Best Troops (and a Governor) to move into ``s`` from adjacent spaces (3.2.2):
         unit by unit, from the source that misses it least, while the move gains."""
-        p = obs.pieces
+        p = self.pieces
         if self.add_value(obs, s, 1) <= 0.02 and not (
-            self.is_prov[s] and not p[s * NK + GOVERNOR] and not obs.tributary[s]
+            self.is_prov[s] and not p[s * NK + GOVERNOR] and not self.tributary[s]
         ):
             return 0.0, {}
         sources = []  # (space, Troops, Governors)
@@ -326,13 +326,13 @@ class SultanateBot(FactionBot):
         if self.is_prov[s] and not p[s * NK + GOVERNOR]:
             b = s * NK
             want = 0.0
-            if obs.tributary[s] and p[b + AMIR_OB] + p[b + RAJA_OB]:
+            if self.tributary[s] and p[b + AMIR_OB] + p[b + RAJA_OB]:
                 want = 0.1 * self.P[s] * min(2, p[b + AMIR_OB] + p[b + RAJA_OB])
-            elif not obs.tributary[s]:
+            elif not self.tributary[s]:
                 want = 0.3 * self.P[s]
             if want > 0:
                 for a, _t, g in sources:
-                    if g and (g > 1 or not self.is_prov[a] or not obs.tributary[a]):
+                    if g and (g > 1 or not self.is_prov[a] or not self.tributary[a]):
                         plan[a] = (plan.get(a, (0, 0))[0], 1)
                         total += (
                             want
@@ -345,9 +345,9 @@ class SultanateBot(FactionBot):
     # -- Decrees (4.2) ----------------------------------------------------------------------
 
     def decree_value(self, obs, name: str) -> float | None:
-        r = obs.resources[DS]
+        r = self.resources[DS]
         if name == "collect_tribute":
-            pr = sum(self.P[s] for s in self.provinces if obs.tributary[s])
+            pr = sum(self.P[s] for s in self.provinces if self.tributary[s])
             v = self.gain_value(r, pr // 2) + 2 * self.cav_value()
             if r < self.tribute_below:
                 v += 0.3
@@ -363,11 +363,11 @@ class SultanateBot(FactionBot):
         return None
 
     def _do_targets(self, obs) -> list[int]:
-        p = obs.pieces
-        return [s for s in self.provinces if obs.control[s] == DS and p[s * NK + GOVERNOR]]
+        p = self.pieces
+        return [s for s in self.provinces if self.control[s] == DS and p[s * NK + GOVERNOR]]
 
     def _do_value(self, obs, s: int) -> float:
-        return self.delta(obs, s, trib=True) + self.gain_value(obs.resources[DS], self.P[s])
+        return self.delta(obs, s, trib=True) + self.gain_value(self.resources[DS], self.P[s])
 
     def campaign_plan(self, obs, origins) -> tuple[float, dict | None]:
         """``_campaign_plan``, cached for the position."""
@@ -377,7 +377,7 @@ class SultanateBot(FactionBot):
     def _campaign_plan(self, obs, origins) -> tuple[float, dict | None]:
         """The best single route (4.2.2): the origin that spares Units most cheaply, the
         destination within three steps that needs them most; Units are dropped at the end."""
-        p = obs.pieces
+        p = self.pieces
         n = self.n
         reach = self.rules.decrees["campaign_range"]
         allowed = None
@@ -499,7 +499,7 @@ class SultanateBot(FactionBot):
         v, plan = self.campaign_plan(obs, d.options)
         if plan is None or plan["origin"] not in d.options:
             self.plan["campaign"] = None
-            p = obs.pieces
+            p = self.pieces
             return max(d.options, key=lambda o: (p[o * NK + TROOP], -o))
         self.plan["campaign"] = plan
         return plan["origin"]

@@ -49,26 +49,26 @@ class VijayanagaraBot(DeccanBot):
     }
 
     def econ_value(self, obs) -> float:
-        p = obs.pieces
-        r = obs.resources[VE]
-        gain = sum(self.P[s] for s in self.provinces if obs.control[s] == VE)
+        p = self.pieces
+        r = self.resources[VE]
+        gain = sum(self.P[s] for s in self.provinces if self.control[s] == VE)
         gain += sum(p[s * NK + TEMPLE] for s in self.provinces)
         return self.gain_value(r, gain) + (0.3 if r < 3 else 0.0)
 
     def compel_targets(self, obs) -> list[int]:
-        p = obs.pieces
+        p = self.pieces
         mine = {s for s in self.provinces if counts(p, s)[VE]}
         return [s for s in self.provinces if s in mine or any(a in mine for a in self.adj[s])]
 
     def influential(self, obs) -> bool:
-        return obs.influence[VE] >= self.rules.decrees["compel_influential"]
+        return self.influence[VE] >= self.rules.decrees["compel_influential"]
 
     def removal_value(self, obs, s: int, c: int, placed: int) -> float:
         if c in (TROOP, GOVERNOR):
             v = self.delta(obs, s, dds=-1, dve=placed, dgov=-1 if c == GOVERNOR else 0)
             v -= self.delta(obs, s, dve=placed) if placed else 0.0
             v += self.kill_troop + (0.2 if c == GOVERNOR else 0.0)
-            if placed and obs.tributary[s]:
+            if placed and self.tributary[s]:
                 v -= 0.1  # the Rajas just placed turn Rebelling (4.4.3): open to Attack
             return v
         if c in (AMIR_OB, AMIR_REB):
@@ -78,11 +78,11 @@ class VijayanagaraBot(DeccanBot):
         return -1.0
 
     def compel_value(self, obs, s: int) -> float:
-        n = min(2, obs.available[PT_RAJA])
+        n = min(2, self.available[PT_RAJA])
         v = self.add_value(obs, s, n) if n else 0.0
         if self.influential(obs):
             v += self.cav_value()
-            p = obs.pieces
+            p = self.pieces
             best = 0.0
             for c in (TROOP, GOVERNOR, AMIR_OB, AMIR_REB):
                 if p[s * NK + c]:
