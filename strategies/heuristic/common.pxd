@@ -5,6 +5,9 @@
 cimport cython
 from strategies.heuristic.evaluation cimport Evaluator
 
+# the integer constants it imports (pieces.py, state.py), as C integers
+cdef long BK, DS, GOVERNOR, MI, MONGOL, NK, VE, TUGHLAQ
+
 cpdef tuple counts(list p, Py_ssize_t s)
 @cython.locals(out=list, s=Py_ssize_t, i=Py_ssize_t)
 cpdef list changed_spaces(list new, list old, Py_ssize_t nk)

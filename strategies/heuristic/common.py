@@ -87,7 +87,7 @@ class FactionBot:
     """Base of the DS, BK and VE heuristic bots. A bot class gives its faction's data in
     ``DATA``; each bot copies it at start (C fields when compiled, not class lookups)."""
 
-    DATA: dict = {
+    DATA = {
         "faction": -1,
         "commands": (),
         "decrees": (),  # (a Deccan bot's are its econ, build and special Decrees)

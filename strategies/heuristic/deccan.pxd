@@ -3,6 +3,10 @@
 
 from strategies.heuristic.common cimport FactionBot
 
+# the integer constants it imports (pieces.py, state.py), as C integers
+cdef long AMIR_OB, AMIR_REB, BK, DS, FORT, GOVERNOR, MONGOL, NK, PT_MONGOL, RAJA_OB
+cdef long RAJA_REB, TEMPLE, TROOP
+
 cdef class DeccanBot(FactionBot):
     cdef public int rival, ob, reb, struct, unit_pt, struct_pt
     cdef public str econ, special, name_

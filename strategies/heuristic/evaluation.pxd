@@ -3,6 +3,9 @@
 
 cimport cython
 
+# the integer constants it imports (pieces.py, state.py), as C integers
+cdef long BK, DS, GOVERNOR, MONGOL, NK, PT_MONGOL, TROOP, VE, TUGHLAQ
+
 cdef class Evaluator:
     cdef public object rules, w, provinces, total
     cdef public tuple prosperity, risk, hold, chance
@@ -11,7 +14,7 @@ cdef class Evaluator:
 
     @cython.locals(
         pr=double, total=long, mb=long, mv=long, md=long, m=long, kh=double, v=double,
-        risk=tuple, hold=tuple,
+        risk=tuple, hold=tuple, c_ds=double, c_bk=double, c_ve=double, w_bk=double, w_ve=double,
     )
     cpdef tuple locals(
         self, Py_ssize_t s, long ds, long bk, long ve, bint tributary, long governor, bint tughlaq
@@ -24,6 +27,7 @@ cdef class Evaluator:
         m=long, z=Py_ssize_t,
         ps=double, kh=double, threat=double, retake=double, nogov=double, chance_bk=double,
         chance_ve=double, fade=double, loc_ds=double, loc_bk=double, loc_ve=double, v=double,
+        c_ds=double, c_bk=double, c_ve=double,
     )
     cpdef list _scores(
         self, list p, tributary, resources, cavalry, influence, avail_mongols, dynasty, timurid,

@@ -238,22 +238,30 @@ class Evaluator:
         total = ds + bk + ve
         mb = 2 * bk - total
         mv = 2 * ve - total
+        # the curves' and weights' values by name (so a compiled copy computes on C doubles)
         if tributary:
             kh = 1.0 if tughlaq else self.khalji
             risk = self.risk
             m = mb if mb > mv else mv
+            c_ds = risk[0 if m < -3 else 7 if m > 4 else m + 3]
+            c_bk = risk[0 if mb < -3 else 7 if mb > 4 else mb + 3]
+            c_ve = risk[0 if mv < -3 else 7 if mv > 4 else mv + 3]
+            w_bk, w_ve = self.chance[1], self.chance[2]
             return (
-                pr * (1.0 - self.ds_threat * kh * risk[0 if m < -3 else 7 if m > 4 else m + 3]),
-                pr * self.chance[1] * kh * risk[0 if mb < -3 else 7 if mb > 4 else mb + 3],
-                pr * self.chance[2] * kh * risk[0 if mv < -3 else 7 if mv > 4 else mv + 3],
+                pr * (1.0 - self.ds_threat * kh * c_ds),
+                pr * w_bk * kh * c_bk,
+                pr * w_ve * kh * c_ve,
             )
         hold = self.hold
         md = 2 * ds - total
-        v = pr * self.ds_retake * hold[0 if md < -3 else 7 if md > 4 else md + 3]
+        c_ds = hold[0 if md < -3 else 7 if md > 4 else md + 3]
+        c_bk = hold[0 if mb < -3 else 7 if mb > 4 else mb + 3]
+        c_ve = hold[0 if mv < -3 else 7 if mv > 4 else mv + 3]
+        v = pr * self.ds_retake * c_ds
         return (
             v if governor else v * self.ds_nogov,
-            pr * hold[0 if mb < -3 else 7 if mb > 4 else mb + 3],
-            pr * hold[0 if mv < -3 else 7 if mv > 4 else mv + 3],
+            pr * c_bk,
+            pr * c_ve,
         )
 
     # -- the features -------------------------------------------------------------------
@@ -292,17 +300,24 @@ class Evaluator:
             mv = 2 * ve - total
             ib = 0 if mb < -3 else 7 if mb > 4 else mb + 3
             iv = 0 if mv < -3 else 7 if mv > 4 else mv + 3
+            # the curves' values by name (so a compiled copy computes on C doubles)
             if tributary[s]:
                 im = ib if ib > iv else iv
-                loc_ds += ps * (1.0 - threat * kh * risk[im])
-                loc_bk += ps * chance_bk * kh * risk[ib]
-                loc_ve += ps * chance_ve * kh * risk[iv]
+                c_ds, c_bk, c_ve = risk[im], risk[ib], risk[iv]
+                loc_ds += ps * (1.0 - threat * kh * c_ds)
+                loc_bk += ps * chance_bk * kh * c_bk
+                loc_ve += ps * chance_ve * kh * c_ve
             else:
                 md = 2 * ds - total
-                v = ps * retake * hold[0 if md < -3 else 7 if md > 4 else md + 3]
+                c_ds, c_bk, c_ve = (
+                    hold[0 if md < -3 else 7 if md > 4 else md + 3],
+                    hold[ib],
+                    hold[iv],
+                )
+                v = ps * retake * c_ds
                 loc_ds += v if gov else v * nogov
-                loc_bk += ps * hold[ib]
-                loc_ve += ps * hold[iv]
+                loc_bk += ps * c_bk
+                loc_ve += ps * c_ve
         loc = [loc_ds, loc_bk, loc_ve]
         units = [u_ds, u_bk, u_ve]
         structs = [0, st_bk, st_ve]

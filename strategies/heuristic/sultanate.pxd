@@ -3,6 +3,10 @@
 
 from strategies.heuristic.common cimport FactionBot
 
+# the integer constants it imports (pieces.py, state.py), as C integers
+cdef long AMIR_OB, AMIR_REB, BK, DS, FORT, GOVERNOR, MI, MONGOL, NK, PT_GOVERNOR
+cdef long PT_MONGOL, PT_QASBAH, PT_TROOP, QASBAH, RAJA_OB, RAJA_REB, TEMPLE, TROOP, VE
+
 cdef class SultanateBot(FactionBot):
     cdef public double w_delhi, late, kill_rebel, kill_mongol, attack_margin, w_bonus
     cdef public int tribute_below, conscript_cap
