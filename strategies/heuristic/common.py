@@ -17,10 +17,13 @@ to hold back is judged once per card. ``HeuristicStrategy.keep_caches = False`` 
 everything at every decision; a test plays the same games both ways and compares them.
 
 Compiled (``setup.py``), ``common.pxd`` makes ``FactionBot`` an extension type with C
-attributes and typed hot methods. Declare there (or in the bot's own ``.pxd``) every
-attribute a bot sets: ``SultanateBot`` has no ``__dict__``, so an undeclared one fails only
-compiled, which ``tests/test_native.py`` catches. A bot calls a base method as
-``FactionBot.method(self, ...)``: ``super()`` fails in a typed (``cpdef``) method.
+attributes and typed hot methods, and every bot class is one too (its own ``.pxd``).
+Declare there every attribute a bot sets: the bots have no ``__dict__``, so an undeclared
+one fails only compiled, which ``tests/test_native.py`` catches. For the same reason a bot
+class gives its faction data in ``DATA`` (copied into C fields at start), never as class
+attributes, and reads the decision's position as ``self.pieces``... (the Observation's
+lists, set by ``choose``). A bot calls a base method as ``FactionBot.method(self, ...)``:
+``super()`` fails in a typed (``cpdef``) method.
 """
 
 from __future__ import annotations
