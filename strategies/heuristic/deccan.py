@@ -95,11 +95,11 @@ class DeccanBot(FactionBot):
     }
 
     def __init__(self, *args) -> None:
-        data = type(self).DATA
-        self.rival = data["rival"]
-        self.ob, self.reb, self.struct = data["ob"], data["reb"], data["struct"]
-        self.unit_pt, self.struct_pt = data["unit_pt"], data["struct_pt"]
-        self.econ, self.special, self.name_ = data["econ"], data["special"], data["name_"]
+        mine = type(self).DATA
+        self.rival = mine["rival"]
+        self.ob, self.reb, self.struct = mine["ob"], mine["reb"], mine["struct"]
+        self.unit_pt, self.struct_pt = mine["unit_pt"], mine["struct_pt"]
+        self.econ, self.special, self.name_ = mine["econ"], mine["special"], mine["name_"]
         super().__init__(*args)
         data = self.rules.factions[self.name_]
         self.rally = data["rally"]
