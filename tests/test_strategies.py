@@ -206,6 +206,26 @@ def test_unknown_decisions_fall_back_to_an_offered_option():
     assert bot.choose(Obs(), d) in d.options
 
 
+def test_the_heuristic_values_the_position_of_each_decision():
+    """The bot reads the Observation afresh at every decision (2.3.3), even when the state's
+    lists were replaced in between: with no Resources left it can only Pass (2.3.6)."""
+    from simulate.rules.decisions import Decision
+    from simulate.rules.observation import Observation
+    from simulate.rules.ruleset import load_rules
+    from simulate.rules.setup import new_state
+
+    rules = load_rules()
+    st = new_state(rules, random.Random(0))
+    obs = Observation(rules, st)
+    bot = HeuristicStrategy(events="never")
+    bot.new_game("VE", random.Random(3), rules)
+    d = Decision("action", "VE", ("command", "limited", "pass"), "1")
+    st.resources = [10, 10, 12]
+    assert bot.choose(obs, d) != "pass"
+    st.resources = [10, 10, 0]
+    assert bot.choose(obs, d) == "pass"
+
+
 def test_evaluation_scores_and_projection():
     from simulate.rules.ruleset import load_rules
     from simulate.rules.setup import new_state
