@@ -22,14 +22,21 @@ ROOT = Path(__file__).resolve().parent.parent  # the folder holding simulate/ an
 
 
 class SourceFinder(importlib.abc.MetaPathFinder):
-    """Finds the listed modules as their ``.py`` source, ahead of any compiled copy."""
+    """Finds the listed modules as their ``.py`` source, ahead of any compiled copy. A
+    package's ``__init__`` (built as ``pkg.__init__``) is found under the package's name."""
 
     def __init__(self, sources: dict[str, Path]) -> None:
-        self.sources = sources
+        self.sources = {name.removesuffix(".__init__"): src for name, src in sources.items()}
 
     def find_spec(self, name, path=None, target=None):
         src = self.sources.get(name)
-        return None if src is None else importlib.util.spec_from_file_location(name, src)
+        if src is None:
+            return None
+        if src.name == "__init__.py":  # a package: its submodules are found beside it
+            return importlib.util.spec_from_file_location(
+                name, src, submodule_search_locations=[str(src.parent)]
+            )
+        return importlib.util.spec_from_file_location(name, src)
 
 
 def source_digest(source: Path) -> str:

@@ -41,6 +41,20 @@ def test_an_edited_source_is_loaded_instead_of_its_stale_compiled_copy(tmp_path)
     assert native.SourceFinder(sources).find_spec("pkg.other") is None
 
 
+def test_a_package_init_is_loaded_from_its_source_as_the_package(tmp_path):
+    """A package's ``__init__`` is built as ``pkg.__init__`` but imported as ``pkg``: its
+    source must stand in for it under that name, as a package (submodules still found)."""
+    (tmp_path / "pkg").mkdir()
+    init = tmp_path / "pkg" / "__init__.py"
+    init.write_text("X = 1\n")
+    sources = {"pkg.__init__": init}
+    finder = native.SourceFinder(sources)
+    spec = finder.find_spec("pkg")
+    assert spec is not None and spec.origin == str(init)
+    assert spec.submodule_search_locations == [str(tmp_path / "pkg")]
+    assert finder.find_spec("pkg.__init__") is None
+
+
 def test_one_edited_source_loads_every_module_from_its_source(tmp_path):
     """The compiled bots share C class layouts (.pxd): all compiled, or none."""
     manifest = _record(tmp_path, "X = 2\n", built_from="X = 1\n")
@@ -86,11 +100,13 @@ def test_vsim_version_says_whether_the_compiled_modules_are_in_use():
 
 
 def _digests(n: int) -> list[str]:
-    """Digests of ``n`` games, after the file the bot's base module was loaded from."""
+    """Digests of ``n`` games, between the files the bot's base module and the commands
+    package were loaded from."""
+    import simulate.rules.commands as commands
     import strategies.heuristic.common as common
 
     games = [play_game(500 + i, SPECS[i % len(SPECS)]).state_digest for i in range(n)]
-    return [Path(common.__file__).suffix, *games]
+    return [Path(common.__file__).suffix, *games, Path(commands.__file__).suffix]
 
 
 @pytest.mark.skipif(
@@ -109,4 +125,5 @@ def test_compiled_modules_play_exactly_the_games_the_sources_play():
     )
     pure = json.loads(out.stdout.strip().splitlines()[-1])
     assert here[0] != ".py" and pure[0] == ".py"  # compiled here, the sources there
-    assert pure[1:] == here[1:]
+    assert pure[-1] == ".py"  # the packages' __init__ too
+    assert pure[1:-1] == here[1:-1]
