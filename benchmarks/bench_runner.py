@@ -3,7 +3,7 @@
     python benchmarks/bench_runner.py                  # 600 games, 3 repeats
     python benchmarks/bench_runner.py --games 2000 --repeats 5 --json out.json
 
-* games/s of a whole ``runner.run`` (planning, play, Parquet writing, manifest) at
+* games/s of a whole ``runs.run`` (planning, play, Parquet writing, manifest) at
   ``--jobs 1`` and ``--jobs 2``, median of the repeats, and their ratio (target >= 1.8x),
   after a warm-up run that starts the worker pool (reported separately: a one-off cost);
 * the CPU time of a run at ``--jobs 1`` and ``--jobs 2`` (parent plus workers): the
@@ -32,7 +32,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from simulate import native, records, runner  # noqa: E402
+from simulate import native  # noqa: E402
+from simulate.study import (  # noqa: E402
+    backends,
+    dataset,
+    records,  # noqa: E402
+    runs,
+    specs,
+)
 
 
 def _maxrss_mb() -> tuple[int, float]:
@@ -53,11 +60,11 @@ def _maxrss_mb() -> tuple[int, float]:
     return os.getpid(), peak / scale
 
 
-def timed_run(study: runner.Study, jobs: int, workdir: Path, trace: bool = False) -> float:
+def timed_run(study: specs.Study, jobs: int, workdir: Path, trace: bool = False) -> float:
     """Seconds for a complete run of ``study`` into a fresh directory."""
     out = Path(tempfile.mkdtemp(prefix=f"jobs{jobs}-", dir=workdir))
     t0 = time.perf_counter()
-    runner.run(study, out / "run", jobs=jobs)
+    runs.run(study, out / "run", jobs=jobs)
     return time.perf_counter() - t0
 
 
@@ -73,7 +80,7 @@ def worker_cpu(jobs: int) -> dict[int, float]:
     return dict(Parallel(n_jobs=jobs)(delayed(_cpu_seconds)() for _ in range(8 * jobs)))
 
 
-def cpu_of_run(study: runner.Study, jobs: int, workdir: Path) -> float:
+def cpu_of_run(study: specs.Study, jobs: int, workdir: Path) -> float:
     """CPU seconds of a whole run: this process plus, with workers, the workers' share.
 
     Unlike wall time this hardly changes when other programs share the machine, so it
@@ -101,7 +108,7 @@ def worker_rss(jobs: int) -> dict[int, float]:
 
 def bytes_per_game(directory: Path, games: int) -> dict[str, float]:
     return {
-        table: sum(p.stat().st_size for p in runner.shards(directory, table)) / games
+        table: sum(p.stat().st_size for p in dataset.shards(directory, table)) / games
         for table in records.TABLES
     }
 
@@ -114,13 +121,13 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args(argv)
 
-    study = runner.Study.create(games=args.games, seed=args.seed)
-    traced = runner.Study.create(games=args.games, seed=args.seed, trace=True)
+    study = specs.Study.create(games=args.games, seed=args.seed)
+    traced = specs.Study.create(games=args.games, seed=args.seed, trace=True)
     with tempfile.TemporaryDirectory(prefix="bench-runner-") as tmp:
         workdir = Path(tmp)
         # Warm-up (untimed in the rates): starts the worker pool and compiles the rules in
         # each worker, a one-off cost of a few seconds that a long study amortises.
-        warm = runner.Study.create(games=64, seed=args.seed + 1)
+        warm = specs.Study.create(games=64, seed=args.seed + 1)
         cold = {jobs: timed_run(warm, jobs, workdir) for jobs in (1, 2)}
         times: dict[int, list[float]] = {1: [], 2: []}
         for _ in range(args.repeats):
@@ -129,7 +136,7 @@ def main(argv: list[str] | None = None) -> dict:
         rss = worker_rss(2)
         cpu = {jobs: cpu_of_run(study, jobs, workdir) for jobs in (1, 2)}
         out = workdir / "traced"
-        runner.run(traced, out, jobs=2)
+        runs.run(traced, out, jobs=2)
         sizes = bytes_per_game(out, args.games)
         chunk = json.loads((out / "manifest.json").read_text())["execution"]["chunk_size"]
 
@@ -138,7 +145,7 @@ def main(argv: list[str] | None = None) -> dict:
     figures = {
         "games": args.games,
         "repeats": args.repeats,
-        "cpus": runner.default_jobs(),
+        "cpus": backends.default_jobs(),
         "games_per_s_jobs1": rate[1],
         "games_per_s_jobs2": rate[2],
         "speedup_jobs2": rate[2] / rate[1],

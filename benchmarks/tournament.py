@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     args.bot_games = {k: int(v) for k, v in _pairs(args.bot_games).items()}
     args.spec = _pairs(args.spec)
 
-    from simulate.stats import wilson_interval
+    from simulate.analysis.stats import wilson_interval
     from strategies.registry import make
 
     for name in set(args.bots) | set(args.opponents):

@@ -61,24 +61,14 @@ def _snapshot(
     """Each Faction's line after a card: its action and where it stands (records of issue 5)."""
     board = rules.board
     p = st.pieces
-    pr = board.prosperity
     controlled = [0, 0, 0, 0]
-    controlled_pr = [0, 0, 0, 0]
-    trib = trib_pr = 0
+    trib = 0
     for s in board.province_ids:
         if st.tributary[s]:
             trib += 1
-            trib_pr += pr[s]
         else:
-            c = st.control[s]
-            controlled[c] += 1
-            controlled_pr[c] += pr[s]
-    final_bonus = victory.delhi_bonus(rules, st) if st.over else 0
-    vps = (
-        trib_pr + final_bonus,
-        controlled_pr[BK] + sum(p[FORT::NK]) + st.influence[BK],
-        controlled_pr[VE] + sum(p[TEMPLE::NK]) + st.influence[VE],
-    )
+            controlled[st.control[s]] += 1
+    vps = [victory.vp(rules, st, f, final=st.over) for f in FACTIONS]  # 5.1-5.3
     mp, pj, dl = (
         p[rules.mountain_passes * NK + MONGOL],
         p[rules.punjab * NK + MONGOL],

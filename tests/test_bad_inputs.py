@@ -12,8 +12,8 @@ import pytest
 import yaml
 from cli_support import ROOT, invoke, listing
 
-from simulate import runner
 from simulate.rules.datafiles import DATA_DIR
+from simulate.study import dataset
 
 vsim = invoke
 _listing = listing
@@ -160,4 +160,4 @@ def test_output_is_written_only_under_out(tmp_path):
     assert result.exit_code == 0, result.output
     new = {p for p in tmp_path.rglob("*")} - before
     assert new and all(p == out or out in p.parents or p in out.parents for p in new)
-    assert runner.shards(out, "games")
+    assert dataset.shards(out, "games")

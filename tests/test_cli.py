@@ -6,7 +6,7 @@ import pyarrow as pa
 import pytest
 from cli_support import invoke, listing
 
-from simulate import runner
+from simulate.study import backends, dataset, records, specs
 from strategies import registry
 
 BOOM = "tests.fault_strategies:Boom"
@@ -68,22 +68,22 @@ def test_run_prints_a_summary(study_dir):
     assert f"Data: {out}/" in text
     assert "provisional stand-ins" in text
     assert (out / "manifest.json").is_file()
-    assert len(runner.read_table(out, "games")) == 12
+    assert len(dataset.read_table(out, "games")) == 12
 
 
 @pytest.fixture
 def existing(tmp_path):
     """A directory holding a run's manifest and a shard, to prove bad inputs leave it be."""
     out = tmp_path / "existing"
-    study = runner.Study.create(games=3, seed=1)
-    from simulate import manifest
+    study = specs.Study.create(games=3, seed=1)
+    from simulate.study import manifest
 
     out.mkdir()
     manifest.write(out, {"config": study.config(), "status": "complete"})
-    runner.write_shard(
+    dataset.write_shard(
         out / "games",
         "part-base-000000-000002.parquet",
-        runner.records.table_from_rows("games", []),
+        records.table_from_rows("games", []),
     )
     return out
 
@@ -154,7 +154,7 @@ def test_a_different_run_in_out_is_refused(existing):
 
 
 def test_unreachable_scheduler_exit_2(tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", 1)
+    monkeypatch.setattr(backends, "SCHEDULER_TIMEOUT", 1)
     out = tmp_path / "never"
     result = vsim(
         "run", "--games", "2", "--out", str(out), "--backend", "dask",
@@ -204,7 +204,7 @@ def test_replay_checks_the_digest_and_prints_the_log(study_dir):
 def test_replay_detects_a_changed_record(tmp_path):
     out = tmp_path / "run"
     assert vsim("run", "--games", "2", "--jobs", "1", "--out", str(out)).exit_code == 0
-    shard = runner.shards(out, "games")[0]
+    shard = dataset.shards(out, "games")[0]
     import pyarrow.parquet as pq
 
     t = pq.read_table(shard)
@@ -223,7 +223,7 @@ def test_failures_exit_3_and_replay_reproduces_them(tmp_path):
         "--strategy", "all=random", "--strategy", f"DS={BOOM}",
     )  # fmt: skip
     assert result.exit_code == 3, result.output
-    fails = runner.failures(out)
+    fails = dataset.failures(out)
     assert fails
     assert f"{len(fails)} game(s) failed" in result.stdout
     variant, k, _ = fails[0]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from simulate import runner
+from simulate.study import dataset
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,7 +30,7 @@ def _run(out: Path, hash_seed: str, jobs: str, backend: str) -> str:
     proc = subprocess.run([sys.executable, "-m", "simulate.cli", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    return runner.dataset_digest(out)
+    return dataset.dataset_digest(out)
 
 
 def test_same_study_same_tables_under_every_hash_seed_worker_count_and_backend(tmp_path):

@@ -57,7 +57,7 @@ def band(rate: float, n: int, min_pp: float = MIN_PP, n_se: float = N_SE) -> flo
 
 
 def write_baseline(counts: dict[str, int]) -> None:
-    from simulate import manifest
+    from simulate.study import manifest
 
     BASELINE.parent.mkdir(parents=True, exist_ok=True)
     data = {

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from cli_support import ROOT, invoke, process_env
 
-from simulate import runner
+from simulate.study import dataset
 
 _env = process_env
 vsim = invoke
@@ -26,7 +26,7 @@ def _reference(tmp_path: Path, games: int, seed: int, *extra: str) -> str:
     result = vsim("run", "--games", str(games), "--seed", str(seed), "--jobs", "1", "--quiet",
                   "--no-report", "--out", str(out), *extra)  # fmt: skip
     assert result.exit_code in (0, 3), result.output
-    return runner.dataset_digest(out)
+    return dataset.dataset_digest(out)
 
 
 def _descendants(pid: int) -> list[int]:
@@ -68,7 +68,7 @@ def test_killing_one_worker_loses_nothing_and_the_rerun_completes(tmp_path):
     deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline and proc.poll() is None:
-            if (out / "games").is_dir() and len(runner.shards(out, "games")) >= 2:
+            if (out / "games").is_dir() and len(dataset.shards(out, "games")) >= 2:
                 workers = [p for p in _descendants(proc.pid) if "loky" in _cmdline(p)]
                 if workers:
                     killed = workers[0]
@@ -83,18 +83,18 @@ def test_killing_one_worker_loses_nothing_and_the_rerun_completes(tmp_path):
     stderr = proc.stderr.read().decode()
     if proc.returncode != 0:
         assert "rerun the same command to resume" in stderr
-    kept = sum(len(v) for v in runner.done_games(out).values())
+    kept = sum(len(v) for v in dataset.done_games(out).values())
     assert kept >= 4  # the shards written before the kill are still there
     rerun = vsim(*args)
     assert rerun.exit_code == 0, rerun.output
-    assert runner.dataset_digest(out) == _reference(tmp_path, games, seed, "--strategy", strategy)
+    assert dataset.dataset_digest(out) == _reference(tmp_path, games, seed, "--strategy", strategy)
 
 
 def test_a_full_disk_stops_the_run_and_the_rerun_completes(tmp_path, monkeypatch):
     """A shard write that fails (ENOSPC) ends the run with one line; earlier shards survive."""
     games, seed = 24, 8
     out = tmp_path / "full"
-    real = runner.write_shard
+    real = dataset.write_shard
     calls = {"n": 0}
 
     def failing(directory, name, table):
@@ -103,19 +103,19 @@ def test_a_full_disk_stops_the_run_and_the_rerun_completes(tmp_path, monkeypatch
             raise OSError(errno.ENOSPC, "No space left on device")
         return real(directory, name, table)
 
-    monkeypatch.setattr(runner, "write_shard", failing)
+    monkeypatch.setattr(dataset, "write_shard", failing)
     args = ["run", "--games", str(games), "--seed", str(seed), "--jobs", "1", "--chunk-size", "4",
             "--quiet", "--no-report", "--out", str(out)]  # fmt: skip
     first = vsim(*args)
     assert first.exit_code == 1
     assert "No space left on device" in first.stderr
     assert "rerun the same command to resume" in first.stderr
-    kept = sum(len(v) for v in runner.done_games(out).values())
+    kept = sum(len(v) for v in dataset.done_games(out).values())
     assert 0 < kept < games
-    monkeypatch.setattr(runner, "write_shard", real)
+    monkeypatch.setattr(dataset, "write_shard", real)
     again = vsim(*args)
     assert again.exit_code == 0, again.output
-    assert runner.dataset_digest(out) == _reference(tmp_path, games, seed)
+    assert dataset.dataset_digest(out) == _reference(tmp_path, games, seed)
 
 
 def test_a_hanging_strategy_fails_its_games_after_the_decision_timeout(tmp_path):
@@ -129,17 +129,17 @@ def test_a_hanging_strategy_fails_its_games_after_the_decision_timeout(tmp_path)
                             capture_output=True, text=True, timeout=300)  # fmt: skip
     assert time.monotonic() - start < 120
     assert result.returncode == 3, result.stderr
-    rows = runner.read_table(out, "games").to_pylist()
+    rows = dataset.read_table(out, "games").to_pylist()
     assert len(rows) == games
     failed = [r for r in rows if r["error"]]
     assert failed and len(failed) < games
     assert all("DecisionTimeout" in r["error"] and "0.3 s" in r["error"] for r in failed)
     # the rerun plays nothing more and the dataset is the same
-    digest = runner.dataset_digest(out)
+    digest = dataset.dataset_digest(out)
     again = subprocess.run([sys.executable, "-m", "simulate.cli", *args], cwd=ROOT, env=_env(),
                            capture_output=True, text=True, timeout=300)  # fmt: skip
     assert again.returncode == 3
-    assert runner.dataset_digest(out) == digest
+    assert dataset.dataset_digest(out) == digest
 
 
 def test_soak_plays_with_invariant_checks_and_reports_no_failure():

@@ -11,7 +11,7 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 
-from simulate import runner  # noqa: E402
+from simulate.study import runs, specs  # noqa: E402
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "analysis.ipynb"
 
@@ -30,8 +30,8 @@ def _outputs(nb, tag: str) -> str:
 
 def test_notebook_runs_and_shows_the_win_rate_table(tmp_path, monkeypatch):
     run = tmp_path / "tiny-run"
-    study = runner.Study.create(games=20, seed=5, variants=["base", "timurs-shadow"])
-    runner.run(study, run, jobs=1)
+    study = specs.Study.create(games=20, seed=5, variants=["base", "timurs-shadow"])
+    runs.run(study, run, jobs=1)
     monkeypatch.setenv("VSIM_RUN", str(run))
     monkeypatch.delenv("VSIM_VARIANT_A", raising=False)
     monkeypatch.delenv("VSIM_VARIANT_B", raising=False)

@@ -16,9 +16,11 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from simulate import records, runner, stats
-from simulate.analysis_cli import compare, plan, register, report
+from simulate.analysis import stats
+from simulate.cli.analysis import compare, plan, register, report
 from simulate.result import FACTIONS
+from simulate.study import dataset, records, specs
+from simulate.study import runs as run_folder
 from strategies import registry
 
 GAMES = 30
@@ -35,8 +37,8 @@ FIGURES = (
 
 
 def make_run(out: Path, games: int, seed: int, variants: list[str]) -> Path:
-    study = runner.Study.create(games=games, seed=seed, variants=variants)
-    runner.run(study, out, jobs=1)
+    study = specs.Study.create(games=games, seed=seed, variants=variants)
+    run_folder.run(study, out, jobs=1)
     return out
 
 
@@ -155,7 +157,7 @@ def test_report_win_table_is_stats_win_rate_table(built, runs):
 def test_errored_games_are_excluded_and_counted(runs, tmp_path):
     run = tmp_path / "with-error"
     shutil.copytree(runs["c"], run)
-    shard = runner.shards(run, "games")[0]
+    shard = dataset.shards(run, "games")[0]
     rows = pq.read_table(shard).to_pylist()
     broken = rows[0]
     for key in list(broken):

@@ -22,8 +22,9 @@ import pyarrow.parquet as pq
 import pytest
 from cli_support import ROOT, listing, process_env, run_process
 
-from simulate import manifest, records, runner
 from simulate.seeds import game_seed
+from simulate.study import backends, batch, dataset, errors, manifest, records, runs, specs
+from simulate.study import replay as replay_mod
 from strategies import registry
 
 BOOM = "tests.fault_strategies:Boom"
@@ -40,17 +41,17 @@ _listing = listing
 
 def test_strategy_options():
     default = registry.DEFAULT
-    assert runner.parse_strategies([]) == {"DS": default, "BK": default, "VE": default}
-    assert runner.parse_strategies(["VE=x", "all=y"]) == {"DS": "y", "BK": "y", "VE": "x"}
-    assert runner.parse_strategies(["ds=a:k=1,j=2"])["DS"] == "a:k=1,j=2"
-    assert runner.parse_strategies(["pkg.mod:Cls"])["BK"] == "pkg.mod:Cls"
-    assert runner.parse_strategies(["name:depth=3"]) == dict.fromkeys(
+    assert specs.parse_strategies([]) == {"DS": default, "BK": default, "VE": default}
+    assert specs.parse_strategies(["VE=x", "all=y"]) == {"DS": "y", "BK": "y", "VE": "x"}
+    assert specs.parse_strategies(["ds=a:k=1,j=2"])["DS"] == "a:k=1,j=2"
+    assert specs.parse_strategies(["pkg.mod:Cls"])["BK"] == "pkg.mod:Cls"
+    assert specs.parse_strategies(["name:depth=3"]) == dict.fromkeys(
         ("DS", "BK", "VE"), "name:depth=3"
     )
-    with pytest.raises(runner.RunError, match="unknown faction 'XX'"):
-        runner.parse_strategies(["XX=random"])
-    with pytest.raises(runner.RunError, match="no strategy name"):
-        runner.parse_strategies(["DS="])
+    with pytest.raises(errors.RunError, match="unknown faction 'XX'"):
+        specs.parse_strategies(["XX=random"])
+    with pytest.raises(errors.RunError, match="no strategy name"):
+        specs.parse_strategies(["DS="])
 
 
 @pytest.mark.parametrize(
@@ -67,15 +68,15 @@ def test_strategy_options():
     ],
 )
 def test_bad_study_inputs_are_one_line(kwargs, message):
-    with pytest.raises(runner.RunError, match=message) as info:
-        runner.Study.create(**kwargs)
+    with pytest.raises(errors.RunError, match=message) as info:
+        specs.Study.create(**kwargs)
     assert "\n" not in str(info.value)
 
 
 def test_study_config_and_run_id_are_stable():
-    a = runner.Study.create(games=5, seed=9, variants=["base", "fort-penalty-2"])
-    b = runner.Study.create(games=5, seed=9, variants=["base", "fort-penalty-2"])
-    c = runner.Study.create(games=6, seed=9, variants=["base", "fort-penalty-2"])
+    a = specs.Study.create(games=5, seed=9, variants=["base", "fort-penalty-2"])
+    b = specs.Study.create(games=5, seed=9, variants=["base", "fort-penalty-2"])
+    c = specs.Study.create(games=6, seed=9, variants=["base", "fort-penalty-2"])
     assert a.config() == b.config() and a.run_id == b.run_id
     assert a.run_id != c.run_id
     assert [v["name"] for v in a.config()["variants"]] == ["base", "fort-penalty-2"]
@@ -83,21 +84,21 @@ def test_study_config_and_run_id_are_stable():
 
 
 def test_chunking():
-    assert runner.chunk_size(12, 2) == runner.MIN_CHUNK
-    assert runner.chunk_size(10**6, 2) == runner.MAX_CHUNK
-    assert runner.chunk_size(1600, 4) == 100
+    assert batch.chunk_size(12, 2) == batch.MIN_CHUNK
+    assert batch.chunk_size(10**6, 2) == batch.MAX_CHUNK
+    assert batch.chunk_size(1600, 4) == 100
     # guided sizes: big chunks first, small ones last, every game exactly once
-    study = runner.Study.create(games=1000, seed=1, variants=["base", "timurs-shadow"])
-    chunks = runner.plan_chunks(study, {}, workers=2)
+    study = specs.Study.create(games=1000, seed=1, variants=["base", "timurs-shadow"])
+    chunks = batch.plan_chunks(study, {}, workers=2)
     sizes = [len(c) for c in chunks]
-    assert sizes[0] == runner.MAX_CHUNK and max(sizes[-4:]) <= runner.MIN_CHUNK
+    assert sizes[0] == batch.MAX_CHUNK and max(sizes[-4:]) <= batch.MIN_CHUNK
     assert sizes[:12] == sorted(sizes[:12], reverse=True)
     for name in ("base", "timurs-shadow"):
         covered = [k for c in chunks if c.variant == name for k in c.indices]
         assert covered == list(range(1000))
     assert [c.variant for c in chunks[:4]] == ["base", "timurs-shadow"] * 2
-    study = runner.Study.create(games=10, seed=1, variants=["base", "timurs-shadow"])
-    chunks = runner.plan_chunks(study, {}, size=4)
+    study = specs.Study.create(games=10, seed=1, variants=["base", "timurs-shadow"])
+    chunks = batch.plan_chunks(study, {}, size=4)
     assert [(c.variant, c.first, c.last) for c in chunks] == [
         ("base", 0, 3), ("timurs-shadow", 0, 3),
         ("base", 4, 7), ("timurs-shadow", 4, 7),
@@ -105,13 +106,13 @@ def test_chunking():
     ]  # fmt: skip
     # resume: only the missing runs of indices, never overlapping what exists
     done = {"base": {0, 1, 2, 5, 9}, "timurs-shadow": set(range(10))}
-    chunks = runner.plan_chunks(study, done, size=3)
+    chunks = batch.plan_chunks(study, done, size=3)
     assert [(c.variant, c.first, c.last) for c in chunks] == [
         ("base", 3, 4),
         ("base", 6, 8),
     ]
     assert chunks[0].shard_name() == "part-base-000003-000004.parquet"
-    assert runner.Chunk("a b/c", 0, 1).shard_name() == "part-a_b_c-000000-000001.parquet"
+    assert batch.Chunk("a b/c", 0, 1).shard_name() == "part-a_b_c-000000-000001.parquet"
 
 
 def test_seeds_depend_on_master_and_index_only():
@@ -137,43 +138,43 @@ def _games_table(n: int, variant: str = "base", first: int = 0) -> pa.Table:
 
 
 def test_shards_are_atomic_and_interrupted_leftovers_are_cleaned(tmp_path):
-    runner.write_shard(tmp_path / "games", "part-base-000000-000002.parquet", _games_table(3))
+    dataset.write_shard(tmp_path / "games", "part-base-000000-000002.parquet", _games_table(3))
     assert [p.name for p in (tmp_path / "games").iterdir()] == ["part-base-000000-000002.parquet"]
     # what a kill -9 can leave: a temporary file, and turns of a chunk whose games never landed
     (tmp_path / "games" / ".part-base-000003-000005.parquet.123.tmp").write_bytes(b"half")
     (tmp_path / "turns").mkdir()
     (tmp_path / "turns" / "part-base-000003-000005.parquet").write_bytes(b"orphan")
-    runner.write_shard(
+    dataset.write_shard(
         tmp_path / "turns", "part-base-000000-000002.parquet", records.empty("turns")
     )
-    runner.clean(tmp_path)
+    dataset.clean(tmp_path)
     assert sorted(p.name for p in (tmp_path / "games").iterdir()) == [
         "part-base-000000-000002.parquet"
     ]
     assert sorted(p.name for p in (tmp_path / "turns").iterdir()) == [
         "part-base-000000-000002.parquet"
     ]
-    assert runner.done_games(tmp_path) == {"base": {0, 1, 2}}
+    assert dataset.done_games(tmp_path) == {"base": {0, 1, 2}}
 
 
 def test_unreadable_games_shard_is_replayed(tmp_path):
-    runner.write_shard(tmp_path / "games", "part-base-000000-000002.parquet", _games_table(3))
+    dataset.write_shard(tmp_path / "games", "part-base-000000-000002.parquet", _games_table(3))
     (tmp_path / "games" / "part-base-000003-000004.parquet").write_bytes(b"not parquet")
-    assert runner.done_games(tmp_path) == {"base": {0, 1, 2}}
+    assert dataset.done_games(tmp_path) == {"base": {0, 1, 2}}
     assert not (tmp_path / "games" / "part-base-000003-000004.parquet").exists()
 
 
 def test_dataset_digest_ignores_wall_time_and_shard_layout(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
-    runner.write_shard(a / "games", "part-base-000000-000005.parquet", _games_table(6))
+    dataset.write_shard(a / "games", "part-base-000000-000005.parquet", _games_table(6))
     t = _games_table(6)
     t = t.set_column(t.schema.get_field_index("seconds"), "seconds", pa.array([9.0] * 6))
-    runner.write_shard(b / "games", "part-base-000003-000005.parquet", t.slice(3))
-    runner.write_shard(b / "games", "part-base-000000-000002.parquet", t.slice(0, 3))
-    assert runner.dataset_digest(a) == runner.dataset_digest(b)
+    dataset.write_shard(b / "games", "part-base-000003-000005.parquet", t.slice(3))
+    dataset.write_shard(b / "games", "part-base-000000-000002.parquet", t.slice(0, 3))
+    assert dataset.dataset_digest(a) == dataset.dataset_digest(b)
     changed = _games_table(6, variant="other")
-    runner.write_shard(b / "games", "part-other-000000-000005.parquet", changed)
-    assert runner.dataset_digest(a) != runner.dataset_digest(b)
+    dataset.write_shard(b / "games", "part-other-000000-000005.parquet", changed)
+    assert dataset.dataset_digest(a) != dataset.dataset_digest(b)
 
 
 def test_schemas_live_in_one_place():
@@ -254,43 +255,43 @@ def test_manifest_helpers(tmp_path):
 
 
 def test_directory_checks_touch_nothing(tmp_path):
-    study = runner.Study.create(games=4, seed=1)
+    study = specs.Study.create(games=4, seed=1)
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(runner.RunError, match="not a directory"):
-        runner.check_out_dir(blocker, study, force=False)
-    with pytest.raises(runner.RunError, match="is not a directory"):
-        runner.check_out_dir(blocker / "sub", study, force=False)
+    with pytest.raises(errors.RunError, match="not a directory"):
+        runs.check_out_dir(blocker, study, force=False)
+    with pytest.raises(errors.RunError, match="is not a directory"):
+        runs.check_out_dir(blocker / "sub", study, force=False)
     other = tmp_path / "other"
     other.mkdir()
-    manifest.write(other, {"config": runner.Study.create(games=5, seed=1).config()})
+    manifest.write(other, {"config": specs.Study.create(games=5, seed=1).config()})
     before = _listing(other)
-    with pytest.raises(runner.RunError, match="holds a different run \\(games 5 there, 4 now\\)"):
-        runner.check_out_dir(other, study, force=False)
-    assert runner.check_out_dir(other, study, force=True) is None
+    with pytest.raises(errors.RunError, match="holds a different run \\(games 5 there, 4 now\\)"):
+        runs.check_out_dir(other, study, force=False)
+    assert runs.check_out_dir(other, study, force=True) is None
     assert _listing(other) == before
     same = tmp_path / "same"
     same.mkdir()
     manifest.write(same, {"config": study.config()})
-    assert runner.check_out_dir(same, study, force=False)["config"] == study.config()
+    assert runs.check_out_dir(same, study, force=False)["config"] == study.config()
 
 
 def test_backend_errors_are_one_line():
-    with pytest.raises(runner.RunError, match="unknown backend"), runner.open_backend("spark", 1):
+    with pytest.raises(errors.RunError, match="unknown backend"), backends.open_backend("spark", 1):
         pass
     with (
-        pytest.raises(runner.RunError, match="--scheduler needs"),
-        runner.open_backend("loky", 1, "tcp://localhost:1"),
+        pytest.raises(errors.RunError, match="--scheduler needs"),
+        backends.open_backend("loky", 1, "tcp://localhost:1"),
     ):
         pass
 
 
 def test_unreachable_scheduler(monkeypatch):
-    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", 1)
+    monkeypatch.setattr(backends, "SCHEDULER_TIMEOUT", 1)
     t0 = time.monotonic()
     with (
-        pytest.raises(runner.RunError, match="cannot reach scheduler tcp://127.0.0.1:9") as info,
-        runner.open_backend("dask", 1, "tcp://127.0.0.1:9"),
+        pytest.raises(errors.RunError, match="cannot reach scheduler tcp://127.0.0.1:9") as info,
+        backends.open_backend("dask", 1, "tcp://127.0.0.1:9"),
     ):
         pass
     assert "\n" not in str(info.value)
@@ -301,14 +302,14 @@ def test_unreachable_scheduler(monkeypatch):
 # End to end, with the engine
 
 
-def _run(out: Path, games: int = 8, **kw) -> runner.RunReport:
+def _run(out: Path, games: int = 8, **kw) -> runs.RunReport:
     study_kw = {k: kw.pop(k) for k in ("seed", "strategies", "variants", "trace") if k in kw}
-    study = runner.Study.create(games=games, **{"seed": 11, **study_kw})
-    return runner.run(study, out, **{"jobs": 1, **kw})
+    study = specs.Study.create(games=games, **{"seed": 11, **study_kw})
+    return runs.run(study, out, **{"jobs": 1, **kw})
 
 
 def _table(out: Path, table: str) -> pa.Table:
-    return runner.read_table(out, table)
+    return dataset.read_table(out, table)
 
 
 def test_dataset_contents(tmp_path):
@@ -360,9 +361,12 @@ def test_dataset_contents(tmp_path):
     assert man["data_files"]["map.yaml"]["provisional"] is True
     assert man["environment"]["python"] and man["start_time"] and man["end_time"]
     assert man["package"]["version"]
-    # the summary
-    assert [s.variant for s in report.summary] == ["base", "fort-penalty-2"]
-    s = report.summary[0]
+    # the summary (simulate.analysis.summary, over the run's outcome columns)
+    from simulate.analysis.summary import summarize
+
+    summary = summarize(report.outcomes, ["base", "fort-penalty-2"])
+    assert [s.variant for s in summary] == ["base", "fort-penalty-2"]
+    s = summary[0]
     assert s.games == 6 and s.failures == 0
     assert sum(f.wins for f in s.factions.values()) + s.ties == 6
     for f in s.factions.values():
@@ -373,7 +377,7 @@ def test_same_study_same_tables_whatever_jobs(tmp_path):
     one = _run(tmp_path / "one", games=10, jobs=1, trace=True)
     two = _run(tmp_path / "two", games=10, jobs=2, trace=True, chunk=3)
     assert one.run_id == two.run_id
-    assert runner.dataset_digest(tmp_path / "one") == runner.dataset_digest(tmp_path / "two")
+    assert dataset.dataset_digest(tmp_path / "one") == dataset.dataset_digest(tmp_path / "two")
 
 
 def test_same_command_same_tables_across_processes_and_hash_seeds(tmp_path):
@@ -382,24 +386,24 @@ def test_same_command_same_tables_across_processes_and_hash_seeds(tmp_path):
     b = vsim(*args, "--jobs", "2", "--out", str(tmp_path / "b"), PYTHONHASHSEED="987654")
     assert a.returncode == 0, a.stderr
     assert b.returncode == 0, b.stderr
-    assert runner.dataset_digest(tmp_path / "a") == runner.dataset_digest(tmp_path / "b")
+    assert dataset.dataset_digest(tmp_path / "a") == dataset.dataset_digest(tmp_path / "b")
 
 
 def test_resume_after_a_lost_shard_plays_only_the_missing_games(tmp_path):
     full = tmp_path / "full"
     _run(full, games=10, chunk=4, trace=True)
-    expected = runner.dataset_digest(full)
+    expected = dataset.dataset_digest(full)
     # lose one chunk (its games shard), and leave orphans as an interrupted run would
     (full / "games" / "part-base-000004-000007.parquet").unlink()
     (full / "turns" / ".part-base-000008-000009.parquet.99.tmp").write_bytes(b"x")
     report = _run(full, games=10, chunk=4, trace=True)
     assert report.played == 4 and report.already == 6
-    assert runner.dataset_digest(full) == expected
+    assert dataset.dataset_digest(full) == expected
     games = _table(full, "games").column("game_index").to_pylist()
     assert games == list(range(10))  # no duplicates
     # and nothing is left to do now
     assert _run(full, games=10, trace=True).played == 0
-    assert runner.dataset_digest(full) == expected
+    assert dataset.dataset_digest(full) == expected
 
 
 def test_resume_after_kill_9(tmp_path):
@@ -420,7 +424,7 @@ def test_resume_after_kill_9(tmp_path):
     deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline:
-            if shards.is_dir() and len(runner.shards(tmp_path / "killed", "games")) >= 2:
+            if shards.is_dir() and len(dataset.shards(tmp_path / "killed", "games")) >= 2:
                 break
             if proc.poll() is not None:
                 break
@@ -430,14 +434,14 @@ def test_resume_after_kill_9(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
     interrupted = proc.returncode == -signal.SIGKILL
-    before = sum(len(v) for v in runner.done_games(tmp_path / "killed").values())
+    before = sum(len(v) for v in dataset.done_games(tmp_path / "killed").values())
     assert before > 0
     rerun = vsim(*args)
     assert rerun.returncode == 0, rerun.stderr
     if interrupted and before < games:
         assert "already there" in rerun.stdout
     _run(tmp_path / "reference", games=games, seed=3)
-    assert runner.dataset_digest(tmp_path / "killed") == runner.dataset_digest(
+    assert dataset.dataset_digest(tmp_path / "killed") == dataset.dataset_digest(
         tmp_path / "reference"
     )
     indices = _table(tmp_path / "killed", "games").column("game_index").to_pylist()
@@ -448,7 +452,7 @@ def test_a_different_config_is_refused_unless_force(tmp_path):
     out = tmp_path / "run"
     _run(out, games=4)
     before = _listing(out)
-    with pytest.raises(runner.RunError, match="holds a different run \\(seed 11 there, 12 now\\)"):
+    with pytest.raises(errors.RunError, match="holds a different run \\(seed 11 there, 12 now\\)"):
         _run(out, games=4, seed=12)
     assert _listing(out) == before
     report = _run(out, games=4, seed=12, force=True)
@@ -513,7 +517,7 @@ def test_dask_local_cluster_matches_loky(tmp_path):
         )
     assert dask.backend.startswith("dask")
     assert loky.run_id == dask.run_id
-    assert runner.dataset_digest(tmp_path / "loky") == runner.dataset_digest(tmp_path / "dask")
+    assert dataset.dataset_digest(tmp_path / "loky") == dataset.dataset_digest(tmp_path / "dask")
 
 
 def test_ray_matches_loky(tmp_path):
@@ -521,34 +525,38 @@ def test_ray_matches_loky(tmp_path):
     loky = _run(tmp_path / "loky", games=4, jobs=1)
     ray = _run(tmp_path / "ray", games=4, jobs=2, backend="ray")
     assert loky.run_id == ray.run_id
-    assert runner.dataset_digest(tmp_path / "loky") == runner.dataset_digest(tmp_path / "ray")
+    assert dataset.dataset_digest(tmp_path / "loky") == dataset.dataset_digest(tmp_path / "ray")
 
 
 def test_replay_matches_the_record(tmp_path):
     out = tmp_path / "run"
     _run(out, games=3, variants=["base", "timurs-shadow"])
     for variant in ("base", "timurs-shadow"):
-        outcome = runner.replay(out, 2, variant)
+        outcome = replay_mod.replay(out, 2, variant)
         assert outcome.matches and outcome.error is None
         assert outcome.result.actions
-    with pytest.raises(runner.RunError, match="several variants"):
-        runner.replay(out, 2)
-    with pytest.raises(runner.RunError, match="no game 7"):
-        runner.replay(out, 7, "base")
+    with pytest.raises(errors.RunError, match="several variants"):
+        replay_mod.replay(out, 2)
+    with pytest.raises(errors.RunError, match="no game 7"):
+        replay_mod.replay(out, 7, "base")
 
 
 def test_parquet_is_readable_by_pyarrow_dataset(tmp_path):
-    runner.write_shard(tmp_path / "games", "part-base-000000-000002.parquet", _games_table(3))
+    dataset.write_shard(tmp_path / "games", "part-base-000000-000002.parquet", _games_table(3))
     t = pq.read_table(tmp_path / "games")
     assert t.num_rows == 3
 
 
-def test_wilson_interval_agrees_with_stats():
-    from simulate import stats
+def test_wilson_interval_agrees_with_statsmodels():
+    """One Wilson interval in the package (``stats.wilson_interval``, used by the run summary),
+    checked against statsmodels' independent implementation."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    from simulate.analysis import stats
 
     for k, n in ((0, 5), (3, 10), (10, 10), (57, 200)):
-        lo, hi = runner.wilson(k, n)
-        ref = stats.wilson_interval(k, n)
+        lo, hi = stats.wilson_interval(k, n)
+        ref = proportion_confint(k, n, alpha=0.05, method="wilson")
         assert lo == pytest.approx(ref[0], abs=1e-12) and hi == pytest.approx(ref[1], abs=1e-12)
         assert 0 <= lo <= k / n <= hi <= 1
-    assert runner.wilson(0, 7)[0] == 0.0 and runner.wilson(7, 7)[1] == 1.0
+    assert stats.wilson_interval(0, 7)[0] == 0.0 and stats.wilson_interval(7, 7)[1] == 1.0

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simulate import stats
+from simulate.analysis import stats
 
 Z95 = NormalDist().inv_cdf(0.975)
 

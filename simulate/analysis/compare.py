@@ -28,8 +28,9 @@ from typing import Any
 
 import polars as pl
 
-from simulate import figures, stats
-from simulate.report import Block, Document, ReportError, Run, load_run, num, pct
+from simulate.analysis import figures, render, stats
+from simulate.analysis.formatting import level, num, p_value, pct, pp, pp_ci, reduction
+from simulate.analysis.run import ReportError, Run, load_run
 from simulate.result import FACTIONS
 
 OUTCOMES = (*FACTIONS, "tie")
@@ -246,35 +247,13 @@ def compare(
 # Presentation
 
 
-def _pp(x: float) -> str:
-    return "–" if x != x else f"{100 * x:+.1f} pp"
-
-
-def _pp_ci(lo: float, hi: float) -> str:
-    return "–" if lo != lo else f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
-
-
-def _p(p: float | None) -> str:
-    if p is None or p != p:
-        return "–"
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
-
-
-def _reduction(r: float, eff: float) -> str:
-    if r != r:
-        return "n/a (no variation)"
-    mult = "∞" if math.isinf(eff) else f"{eff:.1f}"
-    return f"{100 * r:.0f}% (×{mult})"
-
-
-def win_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
-    level = f"{100 * comp.confidence:g}%"
+def win_table(comp: Comparison) -> render.Table:
     cols = [
         "faction",
         "win rate A",
         "win rate B",
         "B - A",
-        f"{level} paired CI",
+        f"{level(comp.confidence)} paired CI",
         "McNemar p",
         "Holm p",
         "B only / A only",
@@ -285,26 +264,25 @@ def win_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
             "unresolved tie" if r["faction"] == "tie" else r["faction"],
             pct(r["rate_a"]),
             pct(r["rate_b"]),
-            _pp(r["diff"]),
-            _pp_ci(r["diff_low"], r["diff_high"]),
-            _p(r["p_value"]),
-            _p(r.get("p_holm")) if r["faction"] != "tie" else "",
+            pp(r["diff"]),
+            pp_ci(r["diff_low"], r["diff_high"]),
+            p_value(r["p_value"]),
+            p_value(r.get("p_holm")) if r["faction"] != "tie" else "",
             f"{r['b01']} / {r['b10']}",
-            _reduction(r["variance_reduction"], r["pairing_efficiency"]),
+            reduction(r["variance_reduction"], r["pairing_efficiency"]),
         ]
         for r in comp.wins
     ]
-    return cols, rows
+    return render.table(cols, rows)
 
 
-def vp_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
-    level = f"{100 * comp.confidence:g}%"
+def vp_table(comp: Comparison) -> render.Table:
     cols = [
         "faction",
         "mean VP A",
         "mean VP B",
         "B - A",
-        f"{level} paired bootstrap CI",
+        f"{level(comp.confidence)} paired bootstrap CI",
         "SE paired / unpaired",
         "variance reduction",
     ]
@@ -316,11 +294,11 @@ def vp_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
             f"{r['diff']:+.2f}",
             f"[{r['diff_low']:+.2f}, {r['diff_high']:+.2f}]",
             f"{num(r['paired_se'], 3)} / {num(r['unpaired_se'], 3)}",
-            _reduction(r["variance_reduction"], r["pairing_efficiency"]),
+            reduction(r["variance_reduction"], r["pairing_efficiency"]),
         ]
         for r in comp.vp
     ]
-    return cols, rows
+    return render.table(cols, rows)
 
 
 def summary_line(comp: Comparison) -> str:
@@ -341,24 +319,22 @@ def summary_line(comp: Comparison) -> str:
     return "".join(parts)
 
 
-def blocks(comp: Comparison) -> list[Block]:
-    """The comparison as document blocks (used by compare.md and the report)."""
-    doc = Document("")
-    doc.p(summary_line(comp))
-    doc.p(
-        "**Win rates** (Newcombe paired interval; McNemar test of equal rates; *B only / A "
-        "only*: games the faction won under one side only):"
-    )
-    doc.table(*win_table(comp))
-    doc.p("**Mean final VP** (paired bootstrap):")
-    doc.table(*vp_table(comp))
-    doc.p(
-        "p-values are per faction; *Holm p* adjusts them for testing three factions at once. "
-        "*Variance reduction* = 1 - var(B - A) / (var A + var B); the pairing made the "
-        "comparison as precise as (×) that many times more unpaired games. For a win rate it "
-        "is the per-game correlation to pass to `vsim plan --paired-rho`."
-    )
-    return doc.blocks
+def template_context(comp: Comparison, figure_path: Path | None = None) -> dict[str, Any]:
+    """What ``templates/_macros.md.j2``'s ``comparison`` macro shows of a comparison."""
+    context: dict[str, Any] = {
+        "title": f"{comp.b.label} vs {comp.a.label}",
+        "summary": summary_line(comp),
+        "wins": win_table(comp),
+        "vp": vp_table(comp),
+        "note": None,
+    }
+    if figure_path is not None:
+        context["figure"] = render.Figure(
+            figure_path,
+            f"{comp.b.label} minus {comp.a.label}, per faction, with "
+            f"{level(comp.confidence)} paired intervals.",
+        )
+    return context
 
 
 def figure(comp: Comparison) -> Any:
@@ -384,11 +360,11 @@ def write(comp: Comparison, out: Path) -> CompareFiles:
     except OSError as exc:
         raise CompareError(f"cannot create {out}: {exc.strerror}") from None
     png = figures.save(figure(comp), out / "compare.png")
-    doc = Document(f"Paired comparison: {comp.b.label} vs {comp.a.label}")
-    doc.blocks += blocks(comp)
-    doc.figure(png, "Per-faction difference B - A with paired intervals.")
+    context = template_context(comp, png)
     md = out / "compare.md"
-    md.write_text(doc.markdown(), encoding="utf-8")
+    md.write_text(
+        render.markdown("compare.md.j2", comparison=context, figure=context["figure"]), "utf-8"
+    )
     js = out / "compare.json"
     text = json.dumps(_finite(comp.to_json()), indent=2, allow_nan=False, default=_json_default)
     js.write_text(text + "\n", "utf-8")
@@ -464,7 +440,7 @@ __all__ = [
     "TooFewPairs",
     "Comparison",
     "Side",
-    "blocks",
+    "template_context",
     "compare",
     "default_out",
     "figure",

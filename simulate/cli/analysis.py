@@ -7,7 +7,7 @@
     vsim plan --delta 0.03 --paired-rho 0.4
 
 The commands are standalone click commands; ``register(group)`` adds them to the ``vsim``
-group (``python -m simulate.analysis_cli ...`` runs them alone). A bad input is one line on
+group. A bad input is one line on
 stderr and exit status 2, before anything is written.
 """
 
@@ -70,7 +70,7 @@ def report(
     length, action mix, ties and failures, per faction and variant; the variants of the run
     (and the runs given with --compare) compared on their common seeds.
     """
-    from simulate.report import ReportError, build_report
+    from simulate.analysis.report import ReportError, build_report
 
     _check_confidence(confidence)
     try:
@@ -113,7 +113,7 @@ def compare(
     and McNemar p-value; the difference of mean VP with a paired bootstrap interval; and the
     variance reduction the pairing bought. Writes compare.md, compare.png and compare.json.
     """
-    from simulate import compare as cmp
+    from simulate.analysis import compare as cmp
 
     _check_confidence(confidence)
     if boot < 1:
@@ -133,18 +133,18 @@ def compare(
 def _print_comparison(comp: Any) -> None:
     from rich.table import Table
 
-    from simulate import compare as cmp
+    from simulate.analysis import compare as cmp
 
     console = _console()
     console.print(cmp.summary_line(comp).replace("**", ""), highlight=False, soft_wrap=True)
-    for title, (cols, rows) in (
+    for title, t in (
         ("Win rates: paired difference (Newcombe) and McNemar test", cmp.win_table(comp)),
         ("Mean final VP: paired bootstrap", cmp.vp_table(comp)),
     ):
         table = Table(title=title)
-        for i, c in enumerate(cols):
-            table.add_column(c, justify="left" if i == 0 else "right")
-        for r in rows:
+        for c, a in zip(t.columns, t.align, strict=True):
+            table.add_column(c, justify="left" if a == "l" else "right")
+        for r in t.rows:
             table.add_row(*r)
         console.print(table)
 
@@ -173,7 +173,7 @@ def plan(delta: float, p0: float, alpha: float, power: float, paired_rho: float 
     """How many games per variant detect a given change in a faction's win rate."""
     from rich.table import Table
 
-    from simulate import compare as cmp
+    from simulate.analysis import compare as cmp
 
     try:
         rows = cmp.plan_rows(delta, p0, alpha, power, paired_rho)
@@ -220,16 +220,4 @@ def register(group: click.Group) -> click.Group:
     return group
 
 
-def main(argv: list[str] | None = None) -> None:
-    """``python -m simulate.analysis_cli report|compare|plan ...``: the three commands alone,
-    for a checkout whose ``vsim`` does not list them yet."""
-    group = click.Group("vsim", help="Reports, paired comparisons and sample sizes for vsim runs.")
-    register(group)
-    group.main(args=argv, prog_name="vsim")
-
-
-__all__ = ["COMMANDS", "compare", "main", "plan", "register", "report"]
-
-
-if __name__ == "__main__":
-    main()
+__all__ = ["COMMANDS", "compare", "plan", "register", "report"]

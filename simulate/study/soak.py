@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from .game import play_game
-from .rules import invariants
-from .seeds import game_seed
+from simulate.game import play_game
+from simulate.rules import invariants
+from simulate.seeds import game_seed
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def _play_chunk(
                     seed,
                     strategy,
                     f"{message} (at {os.path.basename(where.filename)}:{where.lineno})",
-                    f'python -c "from simulate.soak import replay_checked; replay_checked({seed}, {strategy!r}{variant_arg})"',
+                    f'python -c "from simulate.study.soak import replay_checked; replay_checked({seed}, {strategy!r}{variant_arg})"',
                 )
             )
     return last - first, failures

@@ -1,0 +1,63 @@
+"""Numbers as the report prints them (Jinja2 filters): percentages, intervals, p-values."""
+
+from __future__ import annotations
+
+import math
+
+
+def pct(x: float, digits: int = 1) -> str:
+    return "–" if x is None or x != x else f"{100 * x:.{digits}f}%"
+
+
+def pct_ci(lo: float, hi: float, digits: int = 1) -> str:
+    if lo != lo or hi != hi:
+        return "–"
+    return f"{100 * lo:.{digits}f}–{100 * hi:.{digits}f}%"
+
+
+def num(x: float | None, digits: int = 2) -> str:
+    if x is None or x != x:
+        return "–"
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    return f"{x:.{digits}f}"
+
+
+def mean_ci(m: tuple[float, float, float], digits: int = 2) -> str:
+    mean, lo, hi = m
+    if mean != mean:
+        return "–"
+    if math.isinf(lo) or math.isinf(hi):
+        return f"{mean:.{digits}f}"
+    return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def pp(x: float) -> str:
+    """A difference of rates in percentage points."""
+    return "–" if x != x else f"{100 * x:+.1f} pp"
+
+
+def pp_ci(lo: float, hi: float) -> str:
+    return "–" if lo != lo else f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def p_value(p: float | None) -> str:
+    if p is None or p != p:
+        return "–"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def reduction(r: float, eff: float) -> str:
+    """A variance reduction with its equivalent multiplier on the number of games."""
+    if r != r:
+        return "n/a (no variation)"
+    mult = "∞" if math.isinf(eff) else f"{eff:.1f}"
+    return f"{100 * r:.0f}% (×{mult})"
+
+
+def level(confidence: float) -> str:
+    """A confidence level as the report names it, e.g. ``95%``."""
+    return f"{100 * confidence:g}%"
+
+
+__all__ = ["level", "mean_ci", "num", "p_value", "pct", "pct_ci", "pp", "pp_ci", "reduction"]

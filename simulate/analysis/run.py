@@ -1,0 +1,91 @@
+"""A run folder loaded for analysis: its manifest and its tables as polars frames."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from simulate.result import FACTIONS
+from simulate.study import dataset
+from simulate.study import manifest as manifest_mod
+
+
+class ReportError(ValueError):
+    """A run directory that cannot be reported on (the message is one line)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# A run on disk
+
+
+@dataclass
+class Run:
+    """One run directory: its manifest and its ``games`` and ``turns`` tables."""
+
+    directory: Path
+    manifest: dict[str, Any]
+    games: pl.DataFrame  # every row, errored games included
+    turns: pl.DataFrame
+    variants: list[str]  # in the order of the manifest
+
+    @property
+    def name(self) -> str:
+        return self.directory.resolve().name
+
+    @property
+    def master_seed(self) -> int | None:
+        seed = self.manifest.get("master_seed", (self.manifest.get("config") or {}).get("seed"))
+        return None if seed is None else int(seed)
+
+    @property
+    def strategies(self) -> dict[str, str]:
+        found = self.manifest.get("strategies") or {}
+        if not found and self.games.height:
+            first = self.games.row(0, named=True)
+            found = {f: first[f"strategy_{f}"] for f in FACTIONS}
+        return {f: str(found.get(f, "?")) for f in FACTIONS}
+
+    def variant_games(self, variant: str, *, ok: bool = True) -> pl.DataFrame:
+        """The games of ``variant``; only those that finished unless ``ok`` is False."""
+        g = self.games.filter(pl.col("variant") == variant)
+        return g.filter(pl.col("error").is_null()) if ok else g
+
+    def ok_games(self) -> pl.DataFrame:
+        return self.games.filter(pl.col("error").is_null())
+
+    def description(self, variant: str) -> str:
+        for entry in self.manifest.get("variants") or []:
+            if entry.get("name") == variant:
+                return str(entry.get("description") or "")
+        return ""
+
+
+def load_run(directory: Path | str) -> Run:
+    """Read a run directory written by ``vsim run``; ReportError (one line) if unusable."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise ReportError(f"{directory} is not a directory")
+    try:
+        man = manifest_mod.read(directory)
+    except ValueError as exc:
+        raise ReportError(" ".join(str(exc).split())) from None
+    if man is None:
+        raise ReportError(f"{directory} has no manifest.json: not a vsim run directory")
+    if not dataset.shards(directory, "games"):
+        raise ReportError(f"{directory} has no games yet (games/*.parquet is empty)")
+    try:
+        games = pl.from_arrow(dataset.read_table(directory, "games"))
+        turns = pl.from_arrow(dataset.read_table(directory, "turns"))
+    except Exception as exc:  # a damaged shard
+        detail = " ".join(str(exc).split())
+        raise ReportError(
+            f"{directory}: cannot read the tables ({type(exc).__name__}: {detail})"
+        ) from None
+    assert isinstance(games, pl.DataFrame) and isinstance(turns, pl.DataFrame)
+    present = set(games.get_column("variant").unique().to_list())
+    ordered = [e["name"] for e in man.get("variants") or [] if isinstance(e, dict) and "name" in e]
+    variants = [v for v in ordered if v in present] + sorted(present - set(ordered))
+    return Run(directory, man, games, turns, variants)

@@ -1,0 +1,58 @@
+"""The short summary a run prints: win rate with its Wilson interval, mean VP, ties, failures."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulate.analysis.stats import wilson_interval
+from simulate.result import FACTIONS
+from simulate.study import dataset
+
+
+@dataclass(frozen=True)
+class FactionSummary:
+    wins: int
+    win_rate: float
+    low: float
+    high: float
+    mean_vp: float | None
+
+
+@dataclass(frozen=True)
+class VariantSummary:
+    variant: str
+    games: int  # rows, errors included
+    failures: int
+    ties: int
+    factions: dict[str, FactionSummary]
+
+
+def summarize(
+    directory: Path | dict[str, list[Any]], variants: Sequence[str] | None = None
+) -> list[VariantSummary]:
+    """Win rate (95% Wilson interval), mean VP, ties and failures per variant and Faction.
+
+    ``directory`` is a run directory, or what ``outcomes`` read from one.
+    """
+    t = directory if isinstance(directory, dict) else dataset.outcomes(directory)
+    names = list(variants) if variants else sorted(set(t["variant"]))
+    out = []
+    for name in names:
+        idx = [i for i, v in enumerate(t["variant"]) if v == name]
+        ok = [i for i in idx if t["error"][i] is None]
+        n = len(ok)
+        factions = {}
+        for f in FACTIONS:
+            wins = sum(1 for i in ok if t["winner"][i] == f)
+            vps = [t[f"vp_{f}"][i] for i in ok if t[f"vp_{f}"][i] is not None]
+            lo, hi = wilson_interval(wins, n) if n else (math.nan, math.nan)
+            factions[f] = FactionSummary(
+                wins, wins / n if n else math.nan, lo, hi, sum(vps) / len(vps) if vps else None
+            )
+        ties = sum(1 for i in ok if t["winner"][i] is None)
+        out.append(VariantSummary(name, len(idx), len(idx) - n, ties, factions))
+    return out

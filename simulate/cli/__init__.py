@@ -1,0 +1,19 @@
+"""``vsim``: the command line, thin: each command parses, calls one layer, prints.
+
+- ``app``: the group, one-line errors and exit codes;
+- ``run``: ``vsim run``; ``analysis``: ``report``, ``compare``, ``plan``;
+- ``tools``: ``replay``, ``strategies``, ``variants``, ``soak``.
+"""
+
+from simulate.cli import run as _run
+from simulate.cli import tools as _tools
+from simulate.cli.analysis import register
+from simulate.cli.app import InputError, cli, main
+
+register(cli)
+del _run, _tools  # imported for the commands they register
+
+__all__ = ["InputError", "cli", "main"]
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,5 @@
+"""``python -m simulate.cli``: the ``vsim`` command."""
+
+from simulate.cli import main
+
+main()

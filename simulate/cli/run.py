@@ -1,0 +1,278 @@
+"""``vsim run``: a study into an output folder, with a progress bar and a summary."""
+
+from __future__ import annotations
+
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+import click
+
+from simulate.analysis.summary import summarize
+from simulate.cli.app import InputError, cli
+from simulate.cli.app import one_line as _one_line
+from simulate.result import FACTIONS
+from simulate.study import runs as runner
+from simulate.study.backends import BACKENDS, default_jobs
+from simulate.study.errors import RunError
+from simulate.study.manifest import PROVISIONAL_NOTE
+from simulate.study.specs import DEFAULT_GAMES, Study
+
+
+class Bar(runner.Progress):
+    """The rich progress bar: games done, games/s, elapsed time and ETA."""
+
+    def __init__(self, progress: Any) -> None:
+        self.progress = progress
+        self.task: Any = None
+        self.played = 0
+        self.t0 = time.perf_counter()
+
+    def start(self, total: int, already: int) -> None:
+        self.t0 = time.perf_counter()
+        self.task = self.progress.add_task("games", total=total, completed=already, rate="-")
+
+    def advance(self, games: int) -> None:
+        self.played += games
+        rate = self.played / max(1e-9, time.perf_counter() - self.t0)
+        self.progress.update(self.task, advance=games, rate=f"{rate:.1f}")
+
+
+def progress_bar(enabled: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} games/s"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not enabled,
+        transient=False,
+    )
+
+
+@cli.command()
+@click.option(
+    "--games", "-n", type=int, default=DEFAULT_GAMES, show_default=True,
+    help="Games per variant.",
+)  # fmt: skip
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed (>= 0).")
+@click.option(
+    "--jobs", "-j", type=int, default=None,
+    help="Worker processes (default: all cores; -1 also means all cores).",
+)  # fmt: skip
+@click.option(
+    "--strategy", "strategy", multiple=True, metavar="[all|DS|BK|VE=]SPEC",
+    help="Strategy spec for all factions or one (repeatable); a registered name, "
+    "name:key=value,... or package.module:Class. Default: the registry default.",
+)  # fmt: skip
+@click.option(
+    "--variant", "variant", multiple=True, metavar="NAME|PATH",
+    help="Rule variant (repeatable); every variant plays the same game seeds. Default: base.",
+)  # fmt: skip
+@click.option(
+    "--out", "-o", type=click.Path(path_type=Path), default=None,
+    help="Output directory (default: runs/<timestamp>).",
+)  # fmt: skip
+@click.option("--trace", is_flag=True, help="Also record every decision (the actions table).")
+@click.option(
+    "--backend", type=click.Choice(BACKENDS), default="loky", show_default=True,
+    help="Where games run: local processes, a Dask cluster or a Ray cluster.",
+)  # fmt: skip
+@click.option(
+    "--scheduler", default=None, metavar="ADDRESS",
+    help="Dask scheduler (tcp://host:8786) or Ray address; default: a local cluster.",
+)  # fmt: skip
+@click.option("--force", is_flag=True, help="Replace a different run found in --out.")
+@click.option(
+    "--chunk-size", type=int, default=None,
+    help="Games per work unit and shard (default: automatic).",
+)  # fmt: skip
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--decision-timeout", type=float, default=None, metavar="SECONDS",
+    help="Fail a game whose strategy takes longer than this on one decision.",
+)  # fmt: skip
+@click.option(
+    "--report/--no-report", default=True, show_default=True,
+    help="Write the balance report (DIR/report/report.html) when the run ends.",
+)  # fmt: skip
+@click.pass_context
+def run(
+    ctx: click.Context,
+    games: int,
+    seed: int,
+    jobs: int | None,
+    strategy: tuple[str, ...],
+    variant: tuple[str, ...],
+    out: Path | None,
+    trace: bool,
+    backend: str,
+    scheduler: str | None,
+    force: bool,
+    chunk_size: int | None,
+    quiet: bool,
+    decision_timeout: float | None,
+    report: bool,
+) -> None:
+    """Play a study of games in parallel and write a Parquet dataset.
+
+    Game k's seed comes from (--seed, k) only, so the same command gives the same tables
+    whatever --jobs or --backend. Rerunning it into the same --out plays only the games
+    that are missing (resume); a directory holding a different run is refused unless
+    --force. Exit status: 0 done, 2 bad input, 3 some games raised (rows with `error`).
+
+    On a cluster: `--backend dask --scheduler tcp://HOST:8786` (workers started with
+    `dask worker tcp://HOST:8786 --nthreads 1`, this package installed on each), or
+    `--backend ray --scheduler auto` on a Ray cluster. Results come back to this machine,
+    which writes the dataset.
+    """
+    console = _console()
+    if jobs is not None and jobs == -1:
+        jobs = default_jobs()
+    if jobs is not None and jobs < 1:
+        raise InputError(f"--jobs must be a positive integer (or -1 for all cores), got {jobs}")
+    if chunk_size is not None and chunk_size < 1:
+        raise InputError(f"--chunk-size must be a positive integer, got {chunk_size}")
+    if decision_timeout is not None and not decision_timeout > 0:
+        raise InputError(
+            f"--decision-timeout must be a positive number of seconds, got {decision_timeout}"
+        )
+    try:
+        study = Study.create(games, seed, strategy, variant, trace)
+    except RunError as exc:
+        raise InputError(str(exc)) from None
+    out = out if out is not None else runner.default_out()
+    enabled = not quiet and sys.stderr.isatty()
+    command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
+    try:
+        with progress_bar(enabled) as bar:
+            outcome = runner.run(
+                study,
+                out,
+                jobs=jobs,
+                backend=backend,
+                scheduler=scheduler,
+                force=force,
+                chunk=chunk_size,
+                progress=Bar(bar),
+                command=command,
+                decision_timeout=decision_timeout,
+            )
+    except RunError as exc:
+        raise InputError(str(exc)) from None
+    except Exception as exc:  # a worker died, the disk filled up, a bug: keep what is done
+        traceback.print_exc()
+        click.echo(
+            f"Error: the run stopped ({type(exc).__name__}: {_one_line(str(exc))[:200]}); "
+            f"finished games are kept in {out}: rerun the same command to resume",
+            err=True,
+        )
+        ctx.exit(1)
+    _print_report(console, outcome, study)
+    if report:
+        _write_report(out)
+    ctx.exit(outcome.exit_code)
+
+
+def _write_report(out: Path) -> None:
+    """The balance report of the run just made; a failure here never loses the dataset."""
+    from simulate.analysis.report import ReportError, build_report
+
+    try:
+        files = build_report(out, None, (), 0.95)
+    except (ReportError, OSError, ValueError) as exc:
+        click.echo(
+            f"Warning: no report written ({_one_line(str(exc))}); try `vsim report {out}`", err=True
+        )
+        return
+    click.echo(f"Report: {files.html}")
+
+
+def _console() -> Any:
+    """stdout; 120 columns wide when it is not a terminal (logs, pipes) unless COLUMNS says."""
+    import os
+
+    from rich.console import Console
+
+    if sys.stdout.isatty() or "COLUMNS" in os.environ:
+        return Console()
+    return Console(width=120)
+
+
+def _pct(x: float) -> str:
+    return "-" if x != x else f"{100 * x:.1f}%"
+
+
+def _interval(lo: float, hi: float) -> str:
+    return "-" if lo != lo else f"{100 * lo:.1f}-{100 * hi:.1f}%"
+
+
+def _print_report(console: Any, report: runner.RunReport, study: Study) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"run {report.run_id}: win rates (95% Wilson interval)")
+    table.add_column("variant")
+    table.add_column("faction")
+    table.add_column("games", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("mean VP", justify="right")
+    table.add_column("ties", justify="right")
+    table.add_column("failures", justify="right")
+    for s in summarize(report.outcomes, [v.name for v in study.variants]):
+        for i, f in enumerate(FACTIONS):
+            fs = s.factions[f]
+            first = i == 0
+            table.add_row(
+                s.variant if first else "",
+                f,
+                str(s.games - s.failures) if first else "",
+                _pct(fs.win_rate),
+                _interval(fs.low, fs.high),
+                "-" if fs.mean_vp is None else f"{fs.mean_vp:.2f}",
+                str(s.ties) if first else "",
+                str(s.failures) if first else "",
+                end_section=i == len(FACTIONS) - 1,
+            )
+    console.print(table)
+    rate = report.played / report.seconds if report.seconds > 0 else 0.0
+    resumed = f"; {report.already} were already there" if report.already else ""
+    console.print(
+        f"Played {report.played} games in {report.seconds:.1f}s ({rate:.1f} games/s, "
+        f"{report.backend}){resumed}.",
+        highlight=False,
+    )
+    tables = "games/, turns/" + (", actions/" if study.trace else "")
+    console.print(
+        f"Data: {report.out}/ ({tables} as Parquet; manifest.json)", highlight=False, soft_wrap=True
+    )
+    console.print(f"Note: {PROVISIONAL_NOTE}", highlight=False, soft_wrap=True)
+    if report.failures:
+        names = ", ".join(f"{v}#{k}" for v, k, _ in report.failures[:20])
+        more = f" and {len(report.failures) - 20} more" if len(report.failures) > 20 else ""
+        console.print(
+            f"[bold red]{len(report.failures)} game(s) failed:[/] {names}{more}", soft_wrap=True
+        )
+        for _v, _k, error in report.failures[:5]:
+            console.print(
+                "  " + error.replace("<DIR>", str(report.out)), highlight=False, soft_wrap=True
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# vsim replay

@@ -1,0 +1,177 @@
+"""``vsim replay``, ``strategies``, ``variants`` and ``soak``."""
+
+from __future__ import annotations
+
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+import click
+
+from simulate.cli.app import InputError, cli
+from simulate.cli.app import one_line as _one_line
+from simulate.cli.run import Bar, progress_bar
+from simulate.result import FACTIONS
+from simulate.study.errors import RunError
+from simulate.study.replay import replay as replay_game
+
+
+@cli.command()
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option("--game", "-g", type=int, required=True, help="The game index to replay.")
+@click.option("--variant", default=None, help="The variant (needed if the run has several).")
+@click.option("--trace", is_flag=True, help="Print every decision, not only each card.")
+@click.pass_context
+def replay(
+    ctx: click.Context, directory: Path, game: int, variant: str | None, trace: bool
+) -> None:
+    """Replay one game of a run from its seed and check its final state digest."""
+    if not directory.is_dir():
+        raise InputError(f"{directory} is not a directory")
+    if game < 0:
+        raise InputError(f"--game must be a non-negative integer, got {game}")
+    try:
+        outcome = replay_game(directory, game, variant, trace=True)
+    except RunError as exc:
+        raise InputError(str(exc)) from None
+    row = outcome.row
+    strategies = ", ".join(f"{f}={row[f'strategy_{f}']}" for f in FACTIONS)
+    click.echo(f"game {game} of variant {row['variant']}: seed {row['seed']}; {strategies}")
+    if outcome.error is not None:
+        traceback.print_exception(outcome.error)
+        if row["error"] is not None:
+            recorded = _one_line(row["error"]).replace("<DIR>", str(directory))
+            click.echo(f"reproduced the recorded failure: {recorded}")
+            ctx.exit(3)
+        click.echo(
+            f"Error: the game raised on replay but its record has no error: "
+            f"{type(outcome.error).__name__}: {_one_line(str(outcome.error))}",
+            err=True,
+        )
+        ctx.exit(1)
+    result = outcome.result
+    if trace and result.actions is not None:
+        for a in result.actions:
+            click.echo(f"{a.turn:>3} {a.faction:<2} {a.kind:<24} {a.option}")
+    else:
+        for t in result.turns:
+            what = t.action + (f" {t.command}" if t.command else "")
+            what += f" + {t.decree}" if t.decree else ""
+            click.echo(
+                f"{t.turn:>3} {t.card_id:<8} {t.card_kind:<10} {t.faction:<2} {what:<36} "
+                f"vp {t.vp:>3} res {t.resources:>3}"
+            )
+    vp = ", ".join(f"{f} {result.vp.get(f)}" for f in FACTIONS)
+    click.echo(f"winner {result.winner or 'none (tie)'}; VP {vp}; tiebreak {result.tiebreak}")
+    if row["error"] is not None:
+        click.echo(
+            f"Error: the record has an error but the game played through: {_one_line(row['error'])}",
+            err=True,
+        )
+        ctx.exit(1)
+    if not outcome.matches:
+        click.echo(
+            f"Error: final state digest {result.state_digest} differs from the record's "
+            f"{row['state_digest']}",
+            err=True,
+        )
+        ctx.exit(1)
+    click.echo(f"final state digest matches the record ({result.state_digest})")
+
+
+# ---------------------------------------------------------------------------------------------
+# vsim strategies / vsim variants
+
+
+def _doc_line(obj: Any) -> str:
+    doc = (getattr(obj, "__doc__", None) or "").strip()
+    return doc.splitlines()[0] if doc else ""
+
+
+@cli.command()
+def strategies() -> None:
+    """List the registered strategies, one line each."""
+    from strategies import registry
+
+    for name, target in registry.known().items():
+        try:
+            line = _doc_line(registry.resolve(name))
+        except Exception as exc:
+            line = f"(cannot load: {_one_line(str(exc))})"
+        default = " (default)" if name == registry.DEFAULT else ""
+        click.echo(f"{name:<16} {line}{default}  [{target}]")
+    click.echo("Any package.module:Class implementing the Strategy protocol works too.")
+
+
+@cli.command()
+def variants() -> None:
+    """List the built-in rule variants, one line each."""
+    from simulate.rules.datafiles import DataError
+    from simulate.variants import VARIANTS_DIR, list_variants
+
+    try:
+        found = list_variants()
+    except DataError as exc:
+        raise InputError(str(exc)) from None
+    for v in found:
+        click.echo(f"{v.name:<20} {v.description}")
+    click.echo(f"Or give the path of a .toml file (format: {VARIANTS_DIR / 'base.toml'}).")
+
+
+@cli.command()
+@click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed (>= 0).")
+@click.option(
+    "--strategy", "strategy", multiple=True, default=("random", "heuristic"), show_default=True,
+    help="Strategies to alternate between, game by game (repeatable).",
+)  # fmt: skip
+@click.option("--variant", default=None, help="Variant name or path (default: base).")
+@click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")
+@click.pass_context
+def soak(
+    ctx: click.Context,
+    games: int,
+    seed: int,
+    strategy: tuple[str, ...],
+    variant: str | None,
+    jobs: int | None,
+) -> None:
+    """Play many games checking every invariant after every action; report each failure
+    with a repro command. Exit status 0 if none failed, 3 otherwise."""
+    from simulate.rules.datafiles import DataError
+    from simulate.rules.ruleset import load_rules
+    from simulate.study.soak import soak as run_soak
+    from strategies.registry import UnknownStrategy, make
+
+    if games < 1:
+        raise InputError(f"--games must be a positive integer, got {games}")
+    if seed < 0:
+        raise InputError(f"--seed must be a non-negative integer, got {seed}")
+    try:
+        for spec in strategy:
+            make(spec)
+        load_rules(variant)
+    except (UnknownStrategy, ValueError, DataError) as exc:
+        raise InputError(_one_line(str(exc))) from None
+    failures = []
+    done = 0
+    start = time.perf_counter()
+    with progress_bar(sys.stderr.isatty()) as bar:
+        tracker = Bar(bar)
+        tracker.start(games, 0)
+        for failure in run_soak(
+            games, seed, tuple(strategy), variant, jobs or 0, progress=tracker.advance
+        ):
+            failures.append(failure)
+            click.echo(
+                f"FAIL game {failure.game_index} ({failure.strategy}): {failure.error}", err=True
+            )
+            click.echo(f"     repro: {failure.repro}", err=True)
+        done = games
+    rate = done / max(1e-9, time.perf_counter() - start)
+    click.echo(
+        f"soak: {done} games ({', '.join(strategy)}), {len(failures)} failures, {rate:.0f} games/s"
+    )
+    ctx.exit(3 if failures else 0)

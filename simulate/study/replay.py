@@ -1,0 +1,99 @@
+"""Replay: play one recorded game again from its run's manifest and compare final states."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulate.rules.datafiles import DataError
+from simulate.seeds import game_seed
+from simulate.study import dataset
+from simulate.study import manifest as manifest_mod
+from simulate.study.errors import RunError
+from simulate.study.errors import one_line as _one_line
+
+
+@dataclass
+class Replay:
+    """A game played again from its record: the record, the new result, and whether the
+    final state digests agree (``result`` is None and ``error`` set if it raised)."""
+
+    row: dict[str, Any]
+    result: Any
+    error: BaseException | None
+    matches: bool
+
+
+def study_from_manifest(directory: Path) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
+    """(manifest, strategies, variants by name) of a run directory; RunError if unusable."""
+    try:
+        man = manifest_mod.read(Path(directory))
+    except ValueError as exc:
+        raise RunError(_one_line(exc)) from None
+    if man is None:
+        raise RunError(f"{directory} has no {manifest_mod.MANIFEST}: not a vsim run directory")
+    from simulate.variants import BASE, Variant, load_variant
+
+    variants = {}
+    for entry in man.get("variants", []):
+        v = None
+        path = entry.get("path")
+        if path is not None and not Path(path).is_absolute():
+            path = str(Path(directory) / path)  # recorded relative to the run folder
+        if path is None:
+            v = BASE
+        elif Path(path).is_file():
+            with contextlib.suppress(DataError):
+                v = load_variant(Path(path))
+            if v is not None and v.digest != entry.get("digest"):
+                v = None
+        if v is None:  # the file moved or changed: rebuild it from the recorded content
+            v = Variant(
+                name=entry["name"],
+                description=entry.get("description", ""),
+                path=Path(path) if path else None,
+                content=entry.get("content", {}),
+                digest=entry.get("digest", ""),
+            )
+        variants[entry["name"]] = v
+    return man, dict(man.get("strategies", {})), variants
+
+
+def replay(directory: Path, game: int, variant: str | None = None, trace: bool = True) -> Replay:
+    """Play game ``game`` of the run in ``directory`` again and compare its final state."""
+    man, strategies, variants = study_from_manifest(directory)
+    if variant is None:
+        if len(variants) != 1:
+            raise RunError(
+                f"the run has several variants; choose one with --variant ({', '.join(variants)})"
+            )
+        variant = next(iter(variants))
+    if variant not in variants:
+        raise RunError(f"no variant {variant!r} in this run (it has {', '.join(variants)})")
+    import pyarrow.compute as pc
+
+    games = dataset.read_table(directory, "games")
+    rows = [
+        r
+        for r in games.filter(
+            pc.and_(
+                pc.equal(games.column("variant"), variant),
+                pc.equal(games.column("game_index"), game),
+            )
+        ).to_pylist()
+    ]
+    if not rows:
+        raise RunError(f"no game {game} of variant {variant!r} in {directory}")
+    row = rows[0]
+    expected = game_seed(int(man["master_seed"]), game)
+    if row["seed"] != expected:
+        raise RunError(f"game {game} has seed {row['seed']} but the master seed gives {expected}")
+    from simulate import play_game
+
+    try:
+        result = play_game(row["seed"], strategies, variants[variant], trace=trace)
+    except Exception as exc:
+        return Replay(row, None, exc, matches=row["error"] is not None)
+    return Replay(row, result, None, matches=result.state_digest == row["state_digest"])

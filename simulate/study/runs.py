@@ -1,0 +1,351 @@
+"""A run into an output folder: checks, lock, manifest and resume around the batch API.
+
+``run(study, out)`` checks everything first (folder, backend, scheduler; a RunError leaves
+``out`` untouched), then creates or resumes ``out``: it reads which games are on disk, plays
+the missing ones with ``batch.play`` and writes each finished batch's shards as it lands.
+Rerunning the same study into the same folder plays only what is missing.
+
+>>> study = Study.create(games=12, seed=7)                        # doctest: +SKIP
+>>> report = run(study, Path("runs/demo"), jobs=2)                # doctest: +SKIP
+>>> report.played                                                 # doctest: +SKIP
+12
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulate.result import FACTIONS
+from simulate.study import dataset, records
+from simulate.study import manifest as manifest_mod
+from simulate.study.backends import Backend, default_jobs, open_backend
+from simulate.study.batch import MIN_CHUNK, Batch, BatchResult, plan_chunks, play
+from simulate.study.errors import RunError
+from simulate.study.errors import one_line as _one_line
+from simulate.study.specs import Study
+
+_LOCK = ".vsim.lock"
+
+
+def default_out(now: float | None = None) -> Path:
+    """``runs/<timestamp>``."""
+    return Path("runs") / time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+
+
+def check_out_dir(out: Path, study: Study, force: bool) -> dict[str, Any] | None:
+    """Check, without changing anything, that ``out`` can take this study.
+
+    Returns the existing manifest when the run is a resume, None for a new run (or one that
+    ``force`` will replace). Raises RunError for an unusable directory or, without ``force``,
+    for one that holds a different run.
+    """
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise RunError(f"output {out} exists and is not a directory")
+    if not out.exists():
+        parent = out
+        while not parent.exists():
+            if parent.parent == parent:
+                break
+            parent = parent.parent
+        if not parent.is_dir():
+            raise RunError(f"cannot create output {out}: {parent} is not a directory")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise RunError(f"cannot create output {out}: {parent} is not writable")
+        return None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise RunError(f"output {out} is not writable")
+    for table in records.TABLES:
+        folder = out / table
+        if folder.exists() and not folder.is_dir():
+            raise RunError(f"output {out}: {folder} exists and is not a directory")
+    try:
+        old = manifest_mod.read(out)
+    except ValueError as exc:
+        if force:
+            return None
+        raise RunError(f"{_one_line(exc)}; use --force to replace it") from None
+    if old is None:
+        if any(dataset.shards(out, t) for t in records.TABLES) and not force:
+            raise RunError(f"{out} holds data without a manifest; use --force to replace it")
+        return None
+    diff = _config_diff(old.get("config"), study.config())
+    if not diff:
+        return old
+    if force:
+        return None
+    raise RunError(
+        f"{out} holds a different run ({diff}); use --force to replace it or choose another --out"
+    )
+
+
+def _config_diff(old: Any, new: dict[str, Any]) -> str:
+    if not isinstance(old, dict):
+        return "no config in its manifest"
+    parts = []
+    for key, value in new.items():
+        if old.get(key) != value:
+            if key in ("games", "seed", "trace"):
+                parts.append(f"{key} {old.get(key)!r} there, {value!r} now")
+            elif key == "data_digest":
+                parts.append("data files changed")
+            else:
+                parts.append(f"{key} differ")
+    return "; ".join(parts)
+
+
+@contextlib.contextmanager
+def _locked(out: Path) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory lock
+        yield
+        return
+    fh = open(out / _LOCK, "a+")  # noqa: SIM115 - held for the whole run
+    try:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise RunError(f"{out} is being written by another vsim run") from None
+        yield
+    finally:
+        fh.close()
+
+
+def _wipe(out: Path) -> None:
+    import shutil
+
+    for table in records.TABLES:
+        shutil.rmtree(out / table, ignore_errors=True)
+    (out / manifest_mod.MANIFEST).unlink(missing_ok=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Backends
+
+
+@dataclass
+class RunReport:
+    """What a run did and where its data is."""
+
+    out: Path
+    run_id: str
+    played: int  # games played by this invocation
+    already: int  # games found on disk at the start (resume)
+    total: int  # games in the study (all variants)
+    failures: list[tuple[str, int, str]]  # every errored game of the dataset
+    outcomes: dict[str, list[Any]]  # the games table's outcome columns (complete runs)
+    seconds: float
+    backend: str
+    chunk_size: int
+    manifest: dict[str, Any]
+
+    @property
+    def exit_code(self) -> int:
+        return 3 if self.failures else 0
+
+
+class Progress:
+    """Callbacks a runner reports to (the CLI draws a bar with them)."""
+
+    def start(self, total: int, already: int) -> None:  # noqa: B027 - optional hooks
+        pass
+
+    def advance(self, games: int) -> None:  # noqa: B027
+        pass
+
+
+def run(
+    study: Study,
+    out: Path,
+    *,
+    jobs: int | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    force: bool = False,
+    chunk: int | None = None,
+    progress: Progress | None = None,
+    command: Sequence[str] | None = None,
+    decision_timeout: float | None = None,
+) -> RunReport:
+    """Play every game of ``study`` missing from ``out`` and write the dataset there.
+
+    ``decision_timeout`` (seconds) turns a strategy that hangs on one decision into a failed
+    game (DecisionTimeout) instead of a stuck run.
+
+    Everything is checked first (directory, backend, scheduler): a RunError leaves ``out``
+    untouched. Then ``out`` is created (or resumed; with ``force`` a different run in it is
+    replaced), the manifest written, the missing games played in chunks, each chunk's shards
+    written atomically as it finishes, and the manifest completed.
+    """
+    out = Path(out)
+    progress = progress or Progress()
+    jobs = default_jobs() if jobs is None else jobs
+    if chunk is not None and chunk < 1:
+        raise RunError(f"--chunk-size must be a positive integer, got {chunk}")
+    old = check_out_dir(out, study, force)
+    with open_backend(backend, jobs, scheduler) as be:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RunError(f"cannot create output {out}: {exc.strerror}") from None
+        with _locked(out):
+            old = check_out_dir(out, study, force)  # again, now that we hold the lock
+            if old is None:
+                _wipe(out)  # nothing, or a different run that --force replaces
+            return _run_locked(study, out, be, old, chunk, progress, command, decision_timeout)
+
+
+def _run_locked(
+    study: Study,
+    out: Path,
+    be: Backend,
+    old: dict[str, Any] | None,
+    chunk: int | None,
+    progress: Progress,
+    command: Sequence[str] | None,
+    decision_timeout: float | None = None,
+) -> RunReport:
+    started = time.perf_counter()
+    dataset.clean(out)
+    done = dataset.done_games(out)
+    total = study.games * len(study.variants)
+    already = sum(len(done.get(v.name, ())) for v in study.variants)
+    chunks = plan_chunks(study, done, chunk, be.workers)
+    size = max((len(c) for c in chunks), default=chunk or MIN_CHUNK)  # the largest chunk
+
+    session = {
+        "start_time": manifest_mod.now(),
+        "end_time": None,
+        "backend": be.name,
+        "jobs": be.workers,
+        "chunk_size": size,
+        "games_played": 0,
+        "command": list(command) if command is not None else None,
+    }
+    man = _new_manifest(study, out) if old is None else old
+    man.setdefault("sessions", []).append(session)
+    man["status"] = "running"
+    man["execution"] = {"backend": be.description, "jobs": be.workers, "chunk_size": size}
+    manifest_mod.write(out, man)
+
+    progress.start(total, already)
+    work = [
+        Batch(c, study.variant(c.variant), study.strategies, study.seed, study.run_id, study.trace)
+        for c in chunks
+    ]
+    played = 0
+    fails: list[tuple[str, int, str]] = []
+    outcome: dict[str, list[Any]] = {}
+    status = "incomplete"
+    try:
+        for result in play(work, backend=be, decision_timeout=decision_timeout):
+            _commit(out, result)
+            played += len(result.chunk)
+            progress.advance(len(result.chunk))
+        status = "complete"
+    finally:
+        for name in records.TABLES:
+            if (out / name).is_dir():
+                dataset.fsync_dir(out / name)
+        session["end_time"] = manifest_mod.now()
+        session["games_played"] = played
+        man["status"] = status
+        man["end_time"] = session["end_time"]
+        if status == "complete":
+            outcome = dataset.outcomes(out)
+            fails = dataset.failures(outcome)
+            man["games_done"] = total
+            man["failures"] = {
+                "count": len(fails),
+                "games": [{"variant": v, "game_index": k, "error": e} for v, k, e in fails[:100]],
+            }
+        manifest_mod.write(out, man)
+
+    return RunReport(
+        out=out,
+        run_id=study.run_id,
+        played=played,
+        already=already,
+        total=total,
+        failures=fails,
+        outcomes=outcome,
+        seconds=time.perf_counter() - started,
+        backend=be.description,
+        chunk_size=size,
+        manifest=man,
+    )
+
+
+def _commit(out: Path, result: BatchResult) -> None:
+    """Write a finished chunk: ``actions`` and ``turns`` first, ``games`` (the mark) last."""
+    name = result.chunk.shard_name()
+    for table in ("actions", "turns", "games"):
+        if table in result.tables:
+            dataset.write_shard(out / table, name, result.tables[table].to_table())
+
+
+def _strategy_params(study: Study) -> dict[str, Any]:
+    """Each Faction's strategy parameters as the strategy resolved them (weights file digests
+    included), so that a run's bots can be traced, not only their spec strings."""
+    from strategies import registry
+
+    out: dict[str, Any] = {}
+    for f in FACTIONS:
+        try:
+            out[f] = registry.params_of(registry.make(study.strategies[f]))
+        except Exception as exc:  # already validated by Study.create; never fail a run here
+            out[f] = {"error": _one_line(exc)}
+    return out
+
+
+def _relative(path: Path | str, out: Path) -> str:
+    """``path`` relative to the run folder ``out`` (manifests hold no absolute paths)."""
+    return Path(os.path.relpath(Path(path).resolve(), Path(out).resolve())).as_posix()
+
+
+def _new_manifest(study: Study, out: Path) -> dict[str, Any]:
+    files = study.data_files or manifest_mod.data_files()
+    return {
+        "format": manifest_mod.FORMAT,
+        "run_id": study.run_id,
+        "package": {"name": manifest_mod.PACKAGE, "version": manifest_mod.package_version()},
+        "git_commit": manifest_mod.git_commit(),
+        "config": study.config(),
+        "master_seed": study.seed,
+        "strategies": {f: study.strategies[f] for f in FACTIONS},
+        "strategy_params": _strategy_params(study),
+        "variants": [
+            {
+                "name": v.name,
+                "description": v.description,
+                "path": _relative(v.path, out) if v.path is not None else None,
+                "digest": v.digest,
+                "content": v.content,
+            }
+            for v in study.variants
+        ],
+        "data_files": files,
+        "provisional": {
+            "any": any(f["provisional"] for f in files.values()),
+            "files": [name for name, f in files.items() if f["provisional"]],
+            "note": manifest_mod.PROVISIONAL_NOTE,
+        },
+        "tables": {t: f"{t}/part-<variant>-<first>-<last>.parquet" for t in records.TABLES},
+        "environment": manifest_mod.environment(),
+        "argv": [Path(sys.argv[0]).name, *sys.argv[1:]] if sys.argv else [],
+        "start_time": manifest_mod.now(),
+        "end_time": None,
+        "status": "running",
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Replay

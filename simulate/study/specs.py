@@ -1,0 +1,190 @@
+"""What a study plays: the strategy of each Faction, the variants, the games and the seed.
+
+A *study* decides the data of a run: the number of games, the master seed, the strategy
+spec of each Faction, the variants and whether decisions are traced. Game ``k`` plays with
+``seeds.game_seed(master, k)`` under every variant (common random numbers). ``config()`` is
+recorded in the manifest and compared on resume.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simulate.result import FACTIONS
+from simulate.rules.datafiles import DataError
+from simulate.study import manifest as manifest_mod
+from simulate.study.batch import compiled_rules, safe_name
+from simulate.study.errors import RunError
+from simulate.study.errors import one_line as _one_line
+
+DEFAULT_GAMES = 200
+MAX_GAMES = 100_000_000  # game_index is an int32 column
+
+
+# The study
+
+
+def parse_strategies(values: Iterable[str] | None) -> dict[str, str]:
+    """``--strategy`` values (``all=NAME``, ``DS=NAME``, ... or a bare ``NAME``) per Faction.
+
+    ``all=`` applies first, then each Faction's own, the last one given winning. Factions
+    not named get ``strategies.registry.DEFAULT``.
+
+    >>> parse_strategies(["all=random", "VE=random"])["VE"]
+    'random'
+    """
+    from strategies import registry
+
+    chosen = dict.fromkeys(FACTIONS, registry.DEFAULT)
+    general: list[str] = []
+    specific: list[tuple[str, str]] = []
+    for value in values or ():
+        value = value.strip()
+        target, spec = "all", value
+        head, eq, rest = value.partition("=")
+        if eq and re.fullmatch(r"[A-Za-z]+", head.strip()):
+            target, spec = head.strip(), rest.strip()
+        if not spec:
+            raise RunError(f"--strategy {value!r}: no strategy name after '='")
+        if target.lower() == "all":
+            general.append(spec)
+        elif target.upper() in FACTIONS:
+            specific.append((target.upper(), spec))
+        else:
+            raise RunError(
+                f"--strategy {value!r}: unknown faction {target!r} (expected all, DS, BK or VE)"
+            )
+    for spec in general:
+        chosen = dict.fromkeys(FACTIONS, spec)
+    for faction, spec in specific:
+        chosen[faction] = spec
+    return chosen
+
+
+def check_strategies(strategies: dict[str, str]) -> None:
+    """Instantiate each strategy once, so that a bad name or parameter fails before play."""
+    from strategies import registry
+
+    for faction in FACTIONS:
+        spec = strategies[faction]
+        try:
+            registry.make(spec)
+        except Exception as exc:  # UnknownStrategy, ValueError, or the class's own error
+            raise RunError(f"strategy for {faction}: {_one_line(exc)}") from None
+
+
+def load_variants(refs: Sequence[str] | None) -> tuple[Any, ...]:
+    """The variants named by ``--variant`` (names or paths); the base when none is given."""
+    from simulate.variants import load_variant
+
+    out = []
+    for ref in refs or (None,):
+        try:
+            variant = load_variant(ref)
+        except DataError as exc:
+            raise RunError(_one_line(exc)) from None
+        try:
+            compiled_rules(variant)  # checked against the data now, not in every game
+        except DataError as exc:
+            raise RunError(_one_line(exc)) from None
+        except Exception as exc:
+            raise RunError(
+                f"variant {variant.name!r} cannot be compiled: {type(exc).__name__}: "
+                f"{_one_line(exc)}"
+            ) from None
+        out.append(variant)
+    names: dict[str, str] = {}
+    for v in out:
+        key = safe_name(v.name)
+        if key in names:
+            raise RunError(
+                f"variant {v.name!r} is given twice (or clashes with {names[key]!r}); "
+                "variant names must differ"
+            )
+        names[key] = v.name
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Study:
+    """What decides the data of a run; its ``config()`` is recorded and compared on resume."""
+
+    games: int
+    seed: int
+    strategies: dict[str, str]
+    variants: tuple[Any, ...]  # simulate.variants.Variant
+    trace: bool = False
+    data_files: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
+    # sha256 of each file a variant reads besides itself (its deck.events_file), by name
+    variant_files: dict[str, str] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def create(
+        cls,
+        games: int = DEFAULT_GAMES,
+        seed: int = 0,
+        strategies: Iterable[str] | dict[str, str] | None = None,
+        variants: Sequence[str] | None = None,
+        trace: bool = False,
+    ) -> Study:
+        """A checked study, or RunError (one line) on any bad input."""
+        if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
+            raise RunError(f"--games must be a positive integer, got {games!r}")
+        if games > MAX_GAMES:
+            raise RunError(f"--games must be at most {MAX_GAMES:,}, got {games:,}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise RunError(f"--seed must be a non-negative integer, got {seed!r}")
+        if isinstance(strategies, dict):
+            unknown = sorted(set(strategies) - set(FACTIONS))
+            if unknown:
+                raise RunError(f"unknown faction {unknown[0]!r} (expected DS, BK or VE)")
+            chosen = parse_strategies(None)
+            chosen.update({f: str(s) for f, s in strategies.items()})
+        else:
+            chosen = parse_strategies(strategies)
+        check_strategies(chosen)
+        loaded = load_variants(variants)
+        files = manifest_mod.data_files()
+        extra = {}
+        for v in loaded:
+            events = (v.content.get("deck") or {}).get("events_file")
+            if events and v.path is not None:
+                try:
+                    extra[v.name] = manifest_mod.sha256_file(Path(v.path).parent / events)
+                except OSError as exc:
+                    raise RunError(f"{v.path}: deck.events_file: {exc.strerror}") from None
+        return cls(games, seed, chosen, loaded, bool(trace), files, extra)
+
+    def config(self) -> dict[str, Any]:
+        """The JSON config of the study (recorded in the manifest, compared on resume)."""
+        return {
+            "games": self.games,
+            "seed": self.seed,
+            "strategies": {f: self.strategies[f] for f in FACTIONS},
+            "variants": [
+                {"name": v.name, "digest": v.digest}
+                | (
+                    {"events_sha256": self.variant_files[v.name]}
+                    if v.name in self.variant_files
+                    else {}
+                )
+                for v in self.variants
+            ],
+            "trace": self.trace,
+            "data_digest": manifest_mod.data_digest(self.data_files),
+        }
+
+    @property
+    def run_id(self) -> str:
+        """A stable id of the study (a digest of its config, never a timestamp)."""
+        return manifest_mod.canonical_digest(self.config())[:16]
+
+    def variant(self, name: str) -> Any:
+        for v in self.variants:
+            if v.name == name:
+                return v
+        raise KeyError(name)
