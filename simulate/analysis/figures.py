@@ -465,3 +465,28 @@ def comparison(
             ax.set_ylim(len(rows) - 0.5, -0.5)
     fig.suptitle(f"Paired comparison on common seeds: {label_b} vs {label_a}")
     return fig
+
+
+def ladder(gains: Sequence[Any], confidence: float = 0.95) -> Figure:
+    """Deviation gain per seat (panel) and challenger (row), with paired intervals."""
+    seats = [f for f in FACTION_NAMES if any(g.faction == f for g in gains)] or ["DS"]
+    rows = max(1, max((sum(g.faction == f for g in gains) for f in seats), default=1))
+    fig = _figure(4.0 * len(seats) + 1.0, 1.2 + 0.55 * rows)
+    axes = np.atleast_1d(fig.subplots(1, len(seats), sharex=True))
+    level = f"{100 * confidence:g}%"
+    for ax, f in zip(axes, seats, strict=True):
+        mine = [g for g in gains if g.faction == f]
+        for y, g in enumerate(mine):
+            d, lo, hi = 100 * g.gain, 100 * g.gain_lo, 100 * g.gain_hi
+            ax.errorbar(
+                [d], [y], xerr=[[d - lo], [hi - d]], fmt="o", color=FACTION_COLOURS[f], capsize=4
+            )
+        ax.axvline(0, color="#555555", lw=1, ls="--")
+        ax.set_yticks(range(len(mine)))
+        ax.set_yticklabels([f"{g.challenger} (n={g.games})" for g in mine], fontsize=8.5)
+        ax.set_ylim(len(mine) - 0.5, -0.5)
+        ax.set_title(FACTION_NAMES[f])
+        ax.set_xlabel("gain in win rate (points)")
+        ax.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"Deviation gain against the field, {level} paired intervals")
+    return fig

@@ -43,7 +43,7 @@ def safe_name(name: str) -> str:
 class Chunk:
     """Consecutive game indices ``first..last`` of one variant."""
 
-    variant: str
+    variant: str  # the shard key: the variant's name in a run, a lineup's key in a ladder
     first: int
     last: int
 
@@ -115,7 +115,7 @@ def play_batch(
     from simulate import play_game
 
     started = time.perf_counter()
-    chunk, strategies = batch.chunk, dict(batch.strategies)
+    chunk, strategies, name = batch.chunk, dict(batch.strategies), batch.variant.name
     try:
         rules: Any = compiled_rules(batch.variant)
     except Exception:  # every game will raise it again, and record it
@@ -134,7 +134,7 @@ def play_batch(
             row = records.game_row(
                 result,
                 run_id=batch.run_id,
-                variant=chunk.variant,
+                variant=name,
                 game_index=k,
                 strategies=strategies,
                 seconds=time.perf_counter() - t0,
@@ -142,12 +142,12 @@ def play_batch(
             if result.seed != seed:
                 raise RuntimeError(f"play_game returned seed {result.seed}, expected {seed}")
         except Exception as exc:
-            error = error_text(exc, k, chunk.variant)
+            error = error_text(exc, k, name)
             failures.append((k, error))
             games.add_row(
                 records.error_row(
                     run_id=batch.run_id,
-                    variant=chunk.variant,
+                    variant=name,
                     game_index=k,
                     seed=seed,
                     strategies=strategies,
@@ -159,9 +159,9 @@ def play_batch(
         games.add_row(row)
         if settle_heap:
             _settle_heap()
-        turns.add_turns(result, k, chunk.variant)
+        turns.add_turns(result, k, name)
         if actions is not None:
-            actions.add_actions(result, k, chunk.variant)
+            actions.add_actions(result, k, name)
     tables = {"games": games.pack(), "turns": turns.pack()}
     if actions is not None:
         tables["actions"] = actions.pack()

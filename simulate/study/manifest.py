@@ -33,7 +33,7 @@ PROVISIONAL_NOTE = (
     "The map's Prosperity values and most adjacencies and the whole Event deck are "
     "provisional stand-ins, not the printed game: read results as such."
 )
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parents[2]  # the checkout (pyproject.toml, .git)
 
 
 def now() -> str:
@@ -185,3 +185,44 @@ def write(directory: Path, manifest: dict[str, Any]) -> Path:
         os.fsync(fh.fileno())
     os.replace(tmp, path)
     return path
+
+
+def provenance(files: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The manifest fields every command that writes a dataset records: package, commit,
+    data files and whether they are provisional, environment, command line, times."""
+    import sys
+
+    files = files or data_files()
+    return {
+        "format": FORMAT,
+        "package": {"name": PACKAGE, "version": package_version()},
+        "git_commit": git_commit(),
+        "data_files": files,
+        "provisional": {
+            "any": any(f["provisional"] for f in files.values()),
+            "files": [name for name, f in files.items() if f["provisional"]],
+            "note": PROVISIONAL_NOTE,
+        },
+        "environment": environment(),
+        "argv": [Path(sys.argv[0]).name, *sys.argv[1:]] if sys.argv else [],
+        "start_time": now(),
+        "end_time": None,
+        "status": "running",
+    }
+
+
+def variant_entry(variant: Any, out: Path) -> dict[str, Any]:
+    """A variant as a manifest records it: its content and digest, and where it came from (a
+    built-in by name, a file by its path relative to the run folder ``out``)."""
+    from simulate.variants import VARIANTS_DIR
+
+    entry: dict[str, Any] = {"name": variant.name, "description": variant.description}
+    path = variant.path
+    if path is not None and Path(path).resolve().parent == VARIANTS_DIR.resolve():
+        entry |= {"path": None, "builtin": True}
+    elif path is not None:
+        rel = os.path.relpath(Path(path).resolve(), Path(out).resolve())
+        entry["path"] = Path(rel).as_posix()
+    else:
+        entry["path"] = None
+    return entry | {"digest": variant.digest, "content": variant.content}

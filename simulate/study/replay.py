@@ -42,7 +42,12 @@ def study_from_manifest(directory: Path) -> tuple[dict[str, Any], dict[str, str]
         path = entry.get("path")
         if path is not None and not Path(path).is_absolute():
             path = str(Path(directory) / path)  # recorded relative to the run folder
-        if path is None:
+        if entry.get("builtin"):
+            with contextlib.suppress(DataError):
+                v = load_variant(entry["name"])
+            if v is not None and v.digest != entry.get("digest"):
+                v = None
+        elif path is None:
             v = BASE
         elif Path(path).is_file():
             with contextlib.suppress(DataError):

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -102,7 +101,7 @@ def _config_diff(old: Any, new: dict[str, Any]) -> str:
 
 
 @contextlib.contextmanager
-def _locked(out: Path) -> Iterator[None]:
+def locked(out: Path) -> Iterator[None]:
     try:
         import fcntl
     except ImportError:  # Windows: no advisory lock
@@ -119,7 +118,7 @@ def _locked(out: Path) -> Iterator[None]:
         fh.close()
 
 
-def _wipe(out: Path) -> None:
+def wipe(out: Path) -> None:
     import shutil
 
     for table in records.TABLES:
@@ -196,10 +195,10 @@ def run(
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise RunError(f"cannot create output {out}: {exc.strerror}") from None
-        with _locked(out):
+        with locked(out):
             old = check_out_dir(out, study, force)  # again, now that we hold the lock
             if old is None:
-                _wipe(out)  # nothing, or a different run that --force replaces
+                wipe(out)  # nothing, or a different run that --force replaces
             return _run_locked(study, out, be, old, chunk, progress, command, decision_timeout)
 
 
@@ -230,7 +229,7 @@ def _run_locked(
         "games_played": 0,
         "command": list(command) if command is not None else None,
     }
-    man = _new_manifest(study, out) if old is None else old
+    man = new_manifest(study, out) if old is None else old
     man.setdefault("sessions", []).append(session)
     man["status"] = "running"
     man["execution"] = {"backend": be.description, "jobs": be.workers, "chunk_size": size}
@@ -247,7 +246,7 @@ def _run_locked(
     status = "incomplete"
     try:
         for result in play(work, backend=be, decision_timeout=decision_timeout):
-            _commit(out, result)
+            commit(out, result)
             played += len(result.chunk)
             progress.advance(len(result.chunk))
         status = "complete"
@@ -284,7 +283,7 @@ def _run_locked(
     )
 
 
-def _commit(out: Path, result: BatchResult) -> None:
+def commit(out: Path, result: BatchResult) -> None:
     """Write a finished chunk: ``actions`` and ``turns`` first, ``games`` (the mark) last."""
     name = result.chunk.shard_name()
     for table in ("actions", "turns", "games"):
@@ -292,7 +291,7 @@ def _commit(out: Path, result: BatchResult) -> None:
             dataset.write_shard(out / table, name, result.tables[table].to_table())
 
 
-def _strategy_params(study: Study) -> dict[str, Any]:
+def strategy_params(strategies: dict[str, str]) -> dict[str, Any]:
     """Each Faction's strategy parameters as the strategy resolved them (weights file digests
     included), so that a run's bots can be traced, not only their spec strings."""
     from strategies import registry
@@ -300,52 +299,20 @@ def _strategy_params(study: Study) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in FACTIONS:
         try:
-            out[f] = registry.params_of(registry.make(study.strategies[f]))
+            out[f] = registry.params_of(registry.make(strategies[f]))
         except Exception as exc:  # already validated by Study.create; never fail a run here
             out[f] = {"error": _one_line(exc)}
     return out
 
 
-def _relative(path: Path | str, out: Path) -> str:
-    """``path`` relative to the run folder ``out`` (manifests hold no absolute paths)."""
-    return Path(os.path.relpath(Path(path).resolve(), Path(out).resolve())).as_posix()
-
-
-def _new_manifest(study: Study, out: Path) -> dict[str, Any]:
-    files = study.data_files or manifest_mod.data_files()
-    return {
-        "format": manifest_mod.FORMAT,
+def new_manifest(study: Study, out: Path) -> dict[str, Any]:
+    """The manifest of a new run of ``study`` into ``out``."""
+    return manifest_mod.provenance(study.data_files) | {
         "run_id": study.run_id,
-        "package": {"name": manifest_mod.PACKAGE, "version": manifest_mod.package_version()},
-        "git_commit": manifest_mod.git_commit(),
         "config": study.config(),
         "master_seed": study.seed,
         "strategies": {f: study.strategies[f] for f in FACTIONS},
-        "strategy_params": _strategy_params(study),
-        "variants": [
-            {
-                "name": v.name,
-                "description": v.description,
-                "path": _relative(v.path, out) if v.path is not None else None,
-                "digest": v.digest,
-                "content": v.content,
-            }
-            for v in study.variants
-        ],
-        "data_files": files,
-        "provisional": {
-            "any": any(f["provisional"] for f in files.values()),
-            "files": [name for name, f in files.items() if f["provisional"]],
-            "note": manifest_mod.PROVISIONAL_NOTE,
-        },
+        "strategy_params": strategy_params(study.strategies),
+        "variants": [manifest_mod.variant_entry(v, out) for v in study.variants],
         "tables": {t: f"{t}/part-<variant>-<first>-<last>.parquet" for t in records.TABLES},
-        "environment": manifest_mod.environment(),
-        "argv": [Path(sys.argv[0]).name, *sys.argv[1:]] if sys.argv else [],
-        "start_time": manifest_mod.now(),
-        "end_time": None,
-        "status": "running",
     }
-
-
-# ---------------------------------------------------------------------------------------------
-# Replay

@@ -1,0 +1,184 @@
+"""A ladder's verdict: each Faction's deviation gain per challenger, and its exploitability.
+
+For a seat and a challenger, the games played with the challenger in that seat are paired
+with the field-only games of the same index (same seed): the gain is the seat's win rate with
+the challenger minus with the field's bot, with Newcombe's paired interval
+(``stats.paired_win_comparison``), and the mean VP difference. A pair whose game errored on
+either side is dropped. A Faction's *exploitability* is its largest gain over challengers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from simulate.analysis import render, stats
+from simulate.analysis.formatting import level, pct, pp, pp_ci
+from simulate.analysis.run import ReportError
+from simulate.result import FACTIONS
+from simulate.study import dataset
+from simulate.study import manifest as manifest_mod
+
+
+@dataclass(frozen=True)
+class Gain:
+    faction: str
+    challenger: str
+    games: int  # paired games used
+    win_field: float
+    win_challenger: float
+    gain: float
+    gain_lo: float
+    gain_hi: float
+    vp_gain: float
+    p_value: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: _finite(v) for k, v in self.__dict__.items()}
+
+
+def _finite(x: Any) -> Any:
+    return None if isinstance(x, float) and (x != x or math.isinf(x)) else x
+
+
+def gains(directory: Path, confidence: float = 0.95) -> tuple[dict[str, Any], list[Gain]]:
+    """(manifest, gains) of the ladder in ``directory``."""
+    man = manifest_mod.read(Path(directory))
+    if man is None or man.get("kind") != "ladder":
+        raise ReportError(f"{directory} holds no ladder (no ladder manifest.json)")
+    cols = ["game_index", "winner", "error"]
+    cols += [f"strategy_{f}" for f in FACTIONS] + [f"vp_{f}" for f in FACTIONS]
+    games = pl.from_arrow(dataset.read_table(Path(directory), "games", cols))
+    assert isinstance(games, pl.DataFrame)
+
+    def lineup_games(strategies: dict[str, str]) -> pl.DataFrame:
+        mask = pl.lit(True)
+        for f in FACTIONS:
+            mask = mask & (pl.col(f"strategy_{f}") == strategies[f])
+        return games.filter(mask)
+
+    field_games = lineup_games(man["config"]["field"])
+    out = []
+    for rung in man.get("lineups", []):
+        seat, challenger = rung.get("seat"), rung.get("challenger")
+        if seat is None:
+            continue
+        pairs = (
+            lineup_games(rung["strategies"])
+            .join(field_games, on="game_index", suffix="_field")
+            .filter(pl.col("error").is_null() & pl.col("error_field").is_null())
+            .sort("game_index")
+        )
+        if pairs.height == 0:
+            continue
+        w = stats.paired_win_comparison(
+            pairs.get_column("winner_field").to_list(),
+            pairs.get_column("winner").to_list(),
+            seat,
+            confidence,
+        )
+        vp = (pairs.get_column(f"vp_{seat}") - pairs.get_column(f"vp_{seat}_field")).mean()
+        out.append(
+            Gain(
+                seat,
+                challenger,
+                pairs.height,
+                w["rate_a"],
+                w["rate_b"],
+                w["diff"],
+                w["diff_low"],
+                w["diff_high"],
+                float(vp) if vp is not None else math.nan,
+                w["p_value"],
+            )
+        )
+    return man, out
+
+
+def exploitability(found: list[Gain]) -> dict[str, dict[str, Any]]:
+    """Per Faction: the largest gain over challengers, and by which challenger."""
+    out: dict[str, dict[str, Any]] = {}
+    for f in FACTIONS:
+        mine = [g for g in found if g.faction == f]
+        if mine:
+            best = max(mine, key=lambda g: g.gain)
+            out[f] = {"gain": best.gain, "challenger": best.challenger, "lo": best.gain_lo}
+            out[f] |= {"hi": best.gain_hi}
+    return out
+
+
+@dataclass
+class LadderFiles:
+    json: Path
+    markdown: Path
+    html: Path
+    figure: Path
+
+
+def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
+    """``DIR/ladder.json`` and ``DIR/report/ladder.{md,html,png}``."""
+    from simulate.analysis import figures
+
+    directory = Path(directory)
+    man, found = gains(directory, confidence)
+    worst = exploitability(found)
+    js = directory / "ladder.json"
+    payload = {
+        "field": man["config"]["field"],
+        "variant": man["config"]["variants"][0]["name"],
+        "master_seed": man["master_seed"],
+        "confidence": confidence,
+        "records": [g.to_json() for g in found],
+        "exploitability": {f: {k: _finite(v) for k, v in e.items()} for f, e in worst.items()},
+    }
+    js.write_text(json.dumps(payload, indent=2, allow_nan=False) + "\n", "utf-8")
+    out = directory / "report"
+    out.mkdir(parents=True, exist_ok=True)
+    png = figures.save(figures.ladder(found, confidence), out / "ladder.png")
+    lvl = level(confidence)
+    context = {
+        "title": f"Bot ladder: {directory.resolve().name}",
+        "field": ", ".join(f"{f} `{s}`" for f, s in man["config"]["field"].items()),
+        "variant": payload["variant"],
+        "seed": man["master_seed"],
+        "level": lvl,
+        "provisional": man.get("provisional", {}).get("any", True),
+        "gains": render.table(
+            ["seat", "challenger", "paired games", "win rate (field bot)"]
+            + ["win rate (challenger)", "gain", f"{lvl} paired CI", "mean VP gain"],
+            [
+                (
+                    g.faction,
+                    f"`{g.challenger}`",
+                    g.games,
+                    pct(g.win_field),
+                    pct(g.win_challenger),
+                    pp(g.gain),
+                    pp_ci(g.gain_lo, g.gain_hi),
+                    f"{g.vp_gain:+.2f}",
+                )
+                for g in found
+            ],
+        ),
+        "exploitability": render.table(
+            ["faction", "exploitability", f"{lvl} paired CI", "by"],
+            [
+                (f, pp(e["gain"]), pp_ci(e["lo"], e["hi"]), f"`{e['challenger']}`")
+                for f, e in worst.items()
+            ],
+        ),
+        "figure": render.Figure(
+            png, f"Deviation gain per seat and challenger, with {lvl} paired intervals."
+        ),
+        "directory": str(directory),
+    }
+    md = out / "ladder.md"
+    md.write_text(render.markdown("ladder.md.j2", **context), "utf-8")
+    page = out / "ladder.html"
+    page.write_text(render.html("ladder.md.j2", context["title"], **context), "utf-8")
+    return LadderFiles(js, md, page, png)

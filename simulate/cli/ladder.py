@@ -1,0 +1,103 @@
+"""``vsim ladder``: how exploitable the field's bots are (deviation gain per seat)."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from simulate.cli.app import InputError, cli
+from simulate.cli.app import one_line as _one_line
+from simulate.cli.run import Bar, progress_bar
+from simulate.study.backends import BACKENDS, default_jobs
+from simulate.study.errors import RunError
+from simulate.study.ladder import Ladder, play_ladder
+
+
+@cli.command()
+@click.option(
+    "--field", "field", multiple=True, metavar="[all|DS|BK|VE=]SPEC",
+    help="The field's lineup, as --strategy of vsim run (default: the registry default).",
+)  # fmt: skip
+@click.option(
+    "--challenger", "challengers", multiple=True, required=True, metavar="SPEC",
+    help="A strategy spec put in each seat in turn (repeatable).",
+)  # fmt: skip
+@click.option(
+    "--games", "-n", "games", multiple=True, metavar="N|SPEC=N",
+    help="Paired games per seat and challenger (default 400); SPEC=N for one challenger.",
+)  # fmt: skip
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed (>= 0).")
+@click.option("--variant", default=None, metavar="NAME|PATH", help="Rule variant (default: base).")
+@click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")
+@click.option("--backend", type=click.Choice(BACKENDS), default="loky", show_default=True)
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask or Ray address.")
+@click.option(
+    "--out", "-o", type=click.Path(path_type=Path), required=True,
+    help="Output directory (rerun the same command into it to resume).",
+)  # fmt: skip
+@click.option("--force", is_flag=True, help="Replace a different run found in --out.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_context
+def ladder(
+    ctx: click.Context,
+    field: tuple[str, ...],
+    challengers: tuple[str, ...],
+    games: tuple[str, ...],
+    seed: int,
+    variant: str | None,
+    jobs: int | None,
+    backend: str,
+    scheduler: str | None,
+    out: Path,
+    force: bool,
+    quiet: bool,
+) -> None:
+    """Measure how much each Faction gains by replacing the field's bot with a challenger.
+
+    For every seat and challenger, games with the challenger in that seat and the field in
+    the other two, on the same seeds as the field-only games; writes DIR/ladder.json and
+    DIR/report/ladder.html. Exit status: 0 done, 2 bad input, 3 some games raised.
+    """
+    from simulate.analysis import ladder as analysis
+
+    if jobs is not None and jobs == -1:
+        jobs = default_jobs()
+    if jobs is not None and jobs < 1:
+        raise InputError(f"--jobs must be a positive integer (or -1 for all cores), got {jobs}")
+    try:
+        spec = Ladder.create(field, challengers, games, seed, variant)
+    except RunError as exc:
+        raise InputError(str(exc)) from None
+    command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
+    try:
+        with progress_bar(not quiet and sys.stderr.isatty()) as bar:
+            done = play_ladder(
+                spec, out, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
+                progress=Bar(bar), command=command,
+            )  # fmt: skip
+    except RunError as exc:
+        raise InputError(str(exc)) from None
+    except Exception as exc:  # keep what is done
+        traceback.print_exc()
+        click.echo(
+            f"Error: the ladder stopped ({type(exc).__name__}: {_one_line(str(exc))[:200]}); "
+            f"finished games are kept in {out}: rerun the same command to resume",
+            err=True,
+        )
+        ctx.exit(1)
+    files = analysis.write(out)
+    _, found = analysis.gains(out)
+    rate = done.played / done.seconds if done.seconds > 0 else 0.0
+    click.echo(f"Played {done.played} games in {done.seconds:.1f}s ({rate:.1f} games/s).")
+    for g in found:
+        click.echo(
+            f"{g.faction} {g.challenger:<24} gain {100 * g.gain:+6.1f} points "
+            f"[{100 * g.gain_lo:+.1f}, {100 * g.gain_hi:+.1f}] over {g.games} paired games"
+        )
+    for f, e in analysis.exploitability(found).items():
+        click.echo(f"exploitability {f}: {100 * e['gain']:+.1f} points ({e['challenger']})")
+    click.echo(f"Ladder: {files.json}; report: {files.html}")
+    ctx.exit(3 if done.failures else 0)

@@ -1,0 +1,250 @@
+"""A bot ladder: how much each Faction gains by leaving the field's bot for a challenger.
+
+The *field* is a lineup (one strategy spec per Faction). For every seat and every
+*challenger* spec, the ladder plays games with the challenger in that seat and the field in
+the other two, on the same game seeds as the field-only games (common random numbers):
+game ``k`` of every lineup plays with ``seeds.game_seed(master, k)``. The rows go into an
+output folder like a run's (Parquet shards, manifest, resume); the lineup of each row is in
+its ``strategy_DS``/``strategy_BK``/``strategy_VE`` columns. The gains are computed by
+``simulate.analysis.ladder``.
+
+>>> ladder = Ladder.create(["all=heuristic"], ["greedy"], ["300"], seed=21)  # doctest: +SKIP
+>>> play_ladder(ladder, Path("runs/ladder"), jobs=2)                         # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simulate.result import FACTIONS
+from simulate.study import dataset, records
+from simulate.study import manifest as manifest_mod
+from simulate.study.backends import default_jobs, open_backend
+from simulate.study.batch import Batch, missing_runs, plan, play, safe_name
+from simulate.study.errors import RunError
+from simulate.study.runs import (
+    Progress,
+    check_out_dir,
+    commit,
+    locked,
+    strategy_params,
+    wipe,
+)
+from simulate.study.specs import MAX_GAMES, check_strategies, load_variants, parse_strategies
+
+FIELD = "field"
+DEFAULT_LADDER_GAMES = 400
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One lineup of the ladder: the field alone, or a challenger in one seat."""
+
+    key: str  # shard key: "field" or "DS~greedy"
+    seat: str | None
+    challenger: str | None
+    strategies: dict[str, str]
+    games: int
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A checked ladder: field, challengers, games per challenger, master seed, variant."""
+
+    field: dict[str, str]
+    challengers: tuple[str, ...]
+    games: dict[str, int]  # per challenger
+    seed: int
+    variant: Any
+    data_files: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def create(
+        cls,
+        field_specs: Sequence[str] | None,
+        challengers: Sequence[str],
+        games: Sequence[str] = (),
+        seed: int = 0,
+        variant: str | None = None,
+    ) -> Ladder:
+        """A checked ladder, or RunError (one line): unknown spec, a challenger equal to the
+        field in every seat, a bad game count."""
+        lineup = parse_strategies(field_specs)
+        check_strategies(lineup)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise RunError(f"--seed must be a non-negative integer, got {seed!r}")
+        chosen = tuple(dict.fromkeys(c.strip() for c in challengers))
+        if not chosen:
+            raise RunError("give at least one --challenger (a strategy spec, e.g. greedy)")
+        for c in chosen:
+            check_strategies(dict.fromkeys(FACTIONS, c))
+            if all(lineup[f] == c for f in FACTIONS):
+                raise RunError(f"--challenger {c!r} is the field's bot in every seat")
+        counts = _game_counts(games, chosen)
+        (loaded,) = load_variants([variant] if variant else None)
+        return cls(lineup, chosen, counts, seed, loaded, manifest_mod.data_files())
+
+    def rungs(self) -> list[Rung]:
+        """The field, then each (seat, challenger) whose challenger differs from the field's
+        bot in that seat (where it is the same, the gain is 0 by construction)."""
+        out = [Rung(FIELD, None, None, dict(self.field), max(self.games.values()))]
+        for c in self.challengers:
+            for f in FACTIONS:
+                if self.field[f] != c:
+                    out.append(
+                        Rung(f"{f}~{safe_name(c)}", f, c, self.field | {f: c}, self.games[c])
+                    )
+        return out
+
+    def config(self) -> dict[str, Any]:
+        """What decides the data (recorded in the manifest, compared on resume)."""
+        return {
+            "kind": "ladder",
+            "field": {f: self.field[f] for f in FACTIONS},
+            "challengers": list(self.challengers),
+            "games": dict(self.games),
+            "seed": self.seed,
+            "variants": [{"name": self.variant.name, "digest": self.variant.digest}],
+            "data_digest": manifest_mod.data_digest(self.data_files),
+        }
+
+    @property
+    def run_id(self) -> str:
+        return manifest_mod.canonical_digest(self.config())[:16]
+
+
+def _game_counts(values: Sequence[str], challengers: Sequence[str]) -> dict[str, int]:
+    """``--games N`` (every challenger) and ``--games SPEC=N`` (one challenger)."""
+    default = DEFAULT_LADDER_GAMES
+    own: dict[str, int] = {}
+    for value in values:
+        spec, eq, count = str(value).rpartition("=")
+        try:
+            n = int(count)
+        except ValueError:
+            raise RunError(f"--games {value!r}: expected N or SPEC=N") from None
+        if not 0 < n <= MAX_GAMES:
+            raise RunError(f"--games {value!r}: the number of games must be 1..{MAX_GAMES:,}")
+        if not eq:
+            default = n
+        elif spec.strip() in challengers:
+            own[spec.strip()] = n
+        else:
+            raise RunError(f"--games {value!r}: {spec.strip()!r} is not a --challenger")
+    return {c: own.get(c, default) for c in challengers}
+
+
+@dataclass
+class LadderRun:
+    """What a ladder run did: where its data is, games played now and before."""
+
+    out: Path
+    run_id: str
+    played: int
+    already: int
+    total: int
+    failures: list[tuple[str, int, str]]
+    seconds: float
+    backend: str
+
+
+def done_by_rung(out: Path, ladder: Ladder) -> dict[str, set[int]]:
+    """The game indices each rung already has in ``out`` (read from the strategy columns)."""
+    cols = ["game_index", *[f"strategy_{f}" for f in FACTIONS]]
+    t = dataset.read_table(out, "games", cols).to_pydict()
+    keys = {tuple(r.strategies[f] for f in FACTIONS): r.key for r in ladder.rungs()}
+    done: dict[str, set[int]] = {}
+    for i, k in enumerate(t["game_index"]):
+        key = keys.get(tuple(t[f"strategy_{f}"][i] for f in FACTIONS))
+        if key is not None:
+            done.setdefault(key, set()).add(k)
+    return done
+
+
+def play_ladder(
+    ladder: Ladder,
+    out: Path,
+    *,
+    jobs: int | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+    command: Sequence[str] | None = None,
+) -> LadderRun:
+    """Play every game of the ladder missing from ``out`` (resumable, like ``vsim run``)."""
+    out = Path(out)
+    progress = progress or Progress()
+    jobs = default_jobs() if jobs is None else jobs
+    check_out_dir(out, ladder, force)  # type: ignore[arg-type]  (duck-typed: config())
+    with open_backend(backend, jobs, scheduler) as be:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RunError(f"cannot create output {out}: {exc.strerror}") from None
+        with locked(out):
+            old = check_out_dir(out, ladder, force)  # type: ignore[arg-type]
+            if old is None:
+                wipe(out)
+            started = time.perf_counter()
+            dataset.clean(out)
+            done = done_by_rung(out, ladder)
+            rungs = {r.key: r for r in ladder.rungs()}
+            total = sum(r.games for r in rungs.values())
+            already = sum(len(done.get(k, ())) for k in rungs)
+            todo = {k: missing_runs(r.games, done.get(k, set())) for k, r in rungs.items()}
+            work = [
+                Batch(c, ladder.variant, rungs[c.variant].strategies, ladder.seed, ladder.run_id)
+                for c in plan(todo, None, be.workers)
+            ]
+            man = old or _new_manifest(ladder, out)
+            man["status"] = "running"
+            man.setdefault("sessions", []).append(
+                {"start_time": manifest_mod.now(), "backend": be.description, "command": command}
+            )
+            manifest_mod.write(out, man)
+            progress.start(total, already)
+            played = 0
+            status = "incomplete"
+            try:
+                for result in play(work, backend=be):
+                    commit(out, result)
+                    played += len(result.chunk)
+                    progress.advance(len(result.chunk))
+                status = "complete"
+            finally:
+                for name in records.TABLES:
+                    if (out / name).is_dir():
+                        dataset.fsync_dir(out / name)
+                man["status"] = status
+                man["end_time"] = manifest_mod.now()
+                man["sessions"][-1]["games_played"] = played
+                manifest_mod.write(out, man)
+    fails = dataset.failures(out) if status == "complete" else []
+    return LadderRun(
+        out, ladder.run_id, played, already, total, fails, time.perf_counter() - started,
+        be.description,
+    )  # fmt: skip
+
+
+def _new_manifest(ladder: Ladder, out: Path) -> dict[str, Any]:
+    return manifest_mod.provenance(ladder.data_files) | {
+        "run_id": ladder.run_id,
+        "kind": "ladder",
+        "config": ladder.config(),
+        "master_seed": ladder.seed,
+        "strategies": {f: ladder.field[f] for f in FACTIONS},
+        "strategy_params": strategy_params(ladder.field),
+        "challengers": {c: strategy_params(dict.fromkeys(FACTIONS, c)) for c in ladder.challengers},
+        "variants": [manifest_mod.variant_entry(ladder.variant, out)],
+        "lineups": [
+            {"key": r.key, "seat": r.seat, "challenger": r.challenger, "games": r.games}
+            | {"strategies": r.strategies}
+            for r in ladder.rungs()
+        ],
+        "tables": {t: f"{t}/part-<lineup>-<first>-<last>.parquet" for t in records.TABLES},
+    }

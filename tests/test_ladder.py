@@ -1,0 +1,129 @@
+"""``vsim ladder``: deviation gains on common seeds, resumable, and one-line bad inputs."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import polars as pl
+import pytest
+from cli_support import invoke, listing
+from statsmodels.stats.proportion import proportion_confint
+
+from simulate.analysis import ladder as analysis
+from simulate.study import dataset
+from simulate.study.ladder import Ladder, play_ladder
+
+SAME_AS_RANDOM = "strategies.random_bot:RandomStrategy"  # another spec, the same bot
+
+
+def _ladder(out, games=("16",), challengers=("heuristic",), jobs=1, field=("all=random",)):
+    spec = Ladder.create(field, challengers, games, seed=5)
+    return play_ladder(spec, out, jobs=jobs)
+
+
+def test_a_challenger_that_plays_like_the_field_gains_exactly_nothing(tmp_path):
+    _ladder(tmp_path / "l", games=("12",), challengers=(SAME_AS_RANDOM,))
+    _, found = analysis.gains(tmp_path / "l")
+    assert {g.faction for g in found} == {"DS", "BK", "VE"}
+    for g in found:  # same seeds, same play: every game won by the same Faction
+        assert g.games == 12
+        assert g.gain == 0.0 and g.vp_gain == 0.0 and g.win_field == g.win_challenger
+        assert g.gain_lo <= 0.0 <= g.gain_hi
+
+
+def _newcombe_method_10(n11: int, n10: int, n01: int, n00: int) -> tuple[float, float]:
+    """Newcombe's paired interval written afresh from the paper, with statsmodels' Wilson."""
+    n = n11 + n10 + n01 + n00
+    p1, p2 = (n11 + n10) / n, (n11 + n01) / n
+    l1, u1 = proportion_confint(n11 + n10, n, alpha=0.05, method="wilson")
+    l2, u2 = proportion_confint(n11 + n01, n, alpha=0.05, method="wilson")
+    a, b, c, d = n11, n10, n01, n00
+    denom = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = 0.0
+    if denom:
+        num = a * d - b * c
+        phi = (num - n / 2) / math.sqrt(denom) if num > n / 2 else min(num, 0) / math.sqrt(denom)
+    delta = p2 - p1
+    lo = delta - math.sqrt((p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2)
+    hi = delta + math.sqrt((u2 - p2) ** 2 - 2 * phi * (u2 - p2) * (p1 - l1) + (p1 - l1) ** 2)
+    return max(lo, -1.0), min(hi, 1.0)
+
+
+def test_gains_and_intervals_agree_with_an_independent_computation(tmp_path):
+    out = tmp_path / "l"
+    _ladder(out, games=("24",), challengers=("heuristic",))
+    _, found = analysis.gains(out)
+    games = pl.read_parquet(out / "games" / "*.parquet")
+    field = games.filter(pl.col("strategy_DS") == "random", pl.col("strategy_BK") == "random")
+    field = field.filter(pl.col("strategy_VE") == "random")
+    for g in found:
+        others = [f for f in ("DS", "BK", "VE") if f != g.faction]
+        mine = games.filter(
+            pl.col(f"strategy_{g.faction}") == "heuristic",
+            *[pl.col(f"strategy_{f}") == "random" for f in others],
+        )
+        pairs = mine.join(field, on="game_index", suffix="_f").sort("game_index")
+        won = (pairs["winner"] == g.faction).fill_null(False).to_list()
+        won_f = (pairs["winner_f"] == g.faction).fill_null(False).to_list()
+        n11 = sum(x and y for x, y in zip(won_f, won, strict=True))
+        n10 = sum(x and not y for x, y in zip(won_f, won, strict=True))
+        n01 = sum(y and not x for x, y in zip(won_f, won, strict=True))
+        n00 = len(won) - n11 - n10 - n01
+        assert g.games == len(won) == 24
+        assert g.gain == pytest.approx((n01 - n10) / 24)
+        assert (g.gain_lo, g.gain_hi) == pytest.approx(_newcombe_method_10(n11, n10, n01, n00))
+        vp = (pairs[f"vp_{g.faction}"] - pairs[f"vp_{g.faction}_f"]).mean()
+        assert g.vp_gain == pytest.approx(vp)
+
+
+def test_jobs_and_resume_give_the_same_rows(tmp_path):
+    _ladder(tmp_path / "one", jobs=1)
+    _ladder(tmp_path / "two", jobs=2)
+    digest = dataset.dataset_digest(tmp_path / "one")
+    assert dataset.dataset_digest(tmp_path / "two") == digest
+    # an interrupted ladder: drop some finished shards, then run the same ladder again
+    shards = dataset.shards(tmp_path / "two", "games")
+    for p in shards[::2]:
+        for table in ("games", "turns"):
+            (tmp_path / "two" / table / p.name).unlink(missing_ok=True)
+    again = _ladder(tmp_path / "two", jobs=2)
+    assert 0 < again.already < again.total and again.played == again.total - again.already
+    assert dataset.dataset_digest(tmp_path / "two") == digest
+    assert _ladder(tmp_path / "two", jobs=2).played == 0
+
+
+def test_per_challenger_game_counts_and_the_ladder_json(tmp_path):
+    out = tmp_path / "l"
+    result = invoke(
+        "ladder", "--field", "all=random", "--challenger", "heuristic", "--challenger",
+        SAME_AS_RANDOM, "--games", "10", "--games", "heuristic=6", "--seed", "3", "--jobs", "1",
+        "--out", str(out), "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "ladder.json").read_text())
+    games = {(r["faction"], r["challenger"]): r["games"] for r in data["records"]}
+    assert games[("DS", "heuristic")] == 6 and games[("VE", SAME_AS_RANDOM)] == 10
+    keys = {"faction", "challenger", "games", "win_field", "win_challenger", "gain"}
+    assert keys | {"gain_lo", "gain_hi", "vp_gain"} <= set(data["records"][0])
+    assert set(data["exploitability"]) == {"DS", "BK", "VE"}
+    assert (out / "report" / "ladder.html").is_file() and (out / "report" / "ladder.png").is_file()
+    assert "exploitability DS" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--challenger", "no-such-bot"], "no-such-bot"),
+        (["--field", "all=random", "--challenger", "random"], "the field's bot in every seat"),
+        (["--challenger", "random", "--games", "0"], "must be 1.."),
+        (["--challenger", "random", "--games", "greedy=5"], "is not a --challenger"),
+    ],
+)
+def test_bad_ladder_input_is_one_line_and_writes_nothing(tmp_path, args, message):
+    before = listing(tmp_path)
+    result = invoke("ladder", *args, "--out", str(tmp_path / "l"))
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0]
+    assert listing(tmp_path) == before
