@@ -129,7 +129,7 @@ class BuildNative(build_ext):
 
 
 def extensions() -> list:
-    if os.environ.get("VSIM_PURE_BUILD"):
+    if _native().env_flag("VSIM_PURE_BUILD"):
         return []
     try:
         from Cython.Build import cythonize

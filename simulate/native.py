@@ -66,7 +66,7 @@ def status(manifest: Path = MANIFEST, root: Path = ROOT, pure: bool | None = Non
 
 def _states(record: dict, root: Path, pure: bool | None) -> dict[str, str]:
     if pure is None:
-        pure = bool(os.environ.get("VSIM_PURE"))
+        pure = env_flag("VSIM_PURE")
     if pure:
         return {name: "pure" for name in sorted(record)}
     out = {}
@@ -119,3 +119,9 @@ def install() -> None:
             RuntimeWarning,
             stacklevel=2,
         )
+
+
+def env_flag(name: str) -> bool:
+    """An environment switch: on for 1, true, yes or on (any case); ``0``, ``false``, empty
+    or unset leave it off."""
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")

@@ -127,3 +127,11 @@ def test_compiled_modules_play_exactly_the_games_the_sources_play():
     assert here[0] != ".py" and pure[0] == ".py"  # compiled here, the sources there
     assert pure[-1] == ".py"  # the packages' __init__ too
     assert pure[1:-1] == here[1:-1]
+
+
+@pytest.mark.parametrize(
+    ("value", "on"), [("1", True), ("true", True), ("YES", True), ("0", False), ("", False)]
+)
+def test_only_a_true_value_turns_a_switch_on(monkeypatch, value, on):
+    monkeypatch.setenv("VSIM_PURE", value)
+    assert native.env_flag("VSIM_PURE") is on

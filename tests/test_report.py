@@ -305,3 +305,13 @@ def test_register_adds_the_commands_to_a_group():
     assert {"report", "compare", "plan"} <= set(group.commands)
     result = CliRunner(env={"COLUMNS": "200"}).invoke(group, ["plan", "--delta", "0.1"])
     assert result.exit_code == 0 and f"{stats.games_needed(0.1):,}" in result.output
+
+
+def test_figure_interval_labels_follow_the_confidence_level():
+    from simulate.analysis import figures
+
+    rows = stats.win_rate_table(["DS", "BK", "VE", "DS", None], FACTIONS, 0.9)
+    fig = figures.win_rates([{"variant": "base", **r} for r in rows], ["base"], 0.9)
+    texts = [t.get_text() for t in fig.findobj(match=lambda o: hasattr(o, "get_text"))]
+    assert any("90% Wilson" in t for t in texts)
+    assert not any("95%" in t for t in texts)

@@ -93,8 +93,10 @@ def _no_data(ax: Any, text: str = "no data") -> None:
 # Win rates
 
 
-def win_rates(rows: Sequence[Mapping[str, Any]], variants: Sequence[str]) -> Figure:
-    """Win rate per faction (and unresolved ties) for each variant, with 95% intervals.
+def win_rates(
+    rows: Sequence[Mapping[str, Any]], variants: Sequence[str], confidence: float = 0.95
+) -> Figure:
+    """Win rate per faction (and unresolved ties) for each variant, with its intervals.
 
     ``rows``: ``stats.win_rate_table`` rows with a ``variant`` key added.
     """
@@ -148,7 +150,8 @@ def win_rates(rows: Sequence[Mapping[str, Any]], variants: Sequence[str]) -> Fig
         Line2D([], [], color="#c0392b", lw=1.4, marker="_", markersize=8),
         Line2D([], [], color="#9a9a9a", lw=3.5),
     ]
-    labels += ["95% Wilson interval", "95% Goodman (simultaneous)"]
+    level = f"{100 * confidence:g}%"
+    labels += [f"{level} Wilson interval", f"{level} Goodman (simultaneous)"]
     ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
     ax.grid(axis="y", alpha=0.3)
     return fig
@@ -217,8 +220,10 @@ def over_turns(
     *,
     title: str,
     ylabel: str,
+    confidence: float = 0.95,
 ) -> Figure:
-    """Mean of a per-card quantity over the card position, 95% band, one panel per variant.
+    """Mean of a per-card quantity over the card position, with its band, one panel per
+    variant.
 
     ``curves``: columns variant, faction, turn, mean, low, high, n.
     """
@@ -258,7 +263,7 @@ def over_turns(
     handles = [Line2D([], [], color=FACTION_COLOURS[f], lw=2) for f in factions]
     labels = [f"{f} ({FACTION_NAMES[f]}), mean" for f in factions]
     handles.append(Patch(color="#888888", alpha=0.3))
-    labels.append("95% interval of the mean")
+    labels.append(f"{100 * confidence:g}% interval of the mean")
     fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), fontsize=8.5)
     fig.suptitle(title)
     return fig

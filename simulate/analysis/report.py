@@ -134,7 +134,7 @@ def _context(
     )
     fig(
         "win_rates",
-        figures.win_rates(wins, variants),
+        figures.win_rates(wins, variants, confidence),
         f"Win rate per faction and variant; red: {lvl} Wilson interval, grey: {lvl} "
         "Goodman simultaneous interval.",
     )
@@ -175,6 +175,7 @@ def _context(
             FACTIONS,
             title="Mean victory points after each card",
             ylabel="victory points (VP)",
+            confidence=confidence,
         ),
         f"Mean VP after each card with its {lvl} band, over the games still running at that "
         f"card (a curve stops when fewer than {MIN_TURN_SHARE:.0%} of the games reach it). "
@@ -188,6 +189,7 @@ def _context(
             DECCAN,
             title="Deccan Influence after each card (BK, VE)",
             ylabel="Influence (track spaces)",
+            confidence=confidence,
         ),
         f"Mean Deccan Influence after each card, {lvl} band.",
     )
