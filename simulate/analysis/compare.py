@@ -32,6 +32,7 @@ from simulate.analysis import figures, render, stats
 from simulate.analysis.formatting import level, num, p_value, pct, pp, pp_ci, reduction
 from simulate.analysis.run import ReportError, Run, load_run
 from simulate.result import FACTIONS
+from simulate.study.dataset import cell_label
 
 OUTCOMES = (*FACTIONS, "tie")
 PLAN_DELTAS = (0.01, 0.02, 0.03, 0.05, 0.10)
@@ -162,6 +163,15 @@ def report_pairs(run: Run, others: Sequence[Run]) -> list[tuple[Side, Side]]:
     none in common, each of its variants against ``run``'s first)."""
     pairs = []
     first = run.variants[0]
+    if run.lineups:  # each variant against the first, under each lineup
+        names = [e["name"] for e in run.manifest.get("variants") or []]
+        for lineup in run.lineups:
+            a = cell_label(names[0], lineup)
+            for v in names[1:]:
+                b = cell_label(v, lineup)
+                if a in run.variants and b in run.variants:
+                    pairs.append((Side(run, a, a), Side(run, b, b)))
+        return pairs
     for v in run.variants[1:]:
         pairs.append((Side(run, first, first), Side(run, v, v)))
     for other in others:
@@ -337,6 +347,46 @@ def template_context(comp: Comparison, figure_path: Path | None = None) -> dict[
     return context
 
 
+def _verdict(lo: float, hi: float) -> str:
+    return "up" if lo > 0 else "down" if hi < 0 else "none"
+
+
+def lineup_agreement(comparisons: Sequence[Comparison], lineups: Sequence[str]) -> dict[str, Any]:
+    """The same variant comparison under several lineups, side by side: per Faction, B - A
+    with its paired interval under each lineup, and whether the conclusions agree."""
+    first = comparisons[0]
+    a_name, b_name = (s.label.split(" / ")[0] for s in (first.a, first.b))
+    rows, sentences = [], []
+    for f in FACTIONS:
+        cells, verdicts = [f], []
+        for comp in comparisons:
+            w = next(r for r in comp.wins if r["faction"] == f)
+            cells.append(f"{pp(w['diff'])} {pp_ci(w['diff_low'], w['diff_high'])}")
+            verdicts.append(_verdict(w["diff_low"], w["diff_high"]))
+        rows.append(cells)
+        named = dict(zip(lineups, verdicts, strict=True))
+        if set(verdicts) == {"none"}:
+            text = f"no detectable change under {' and under '.join(lineups)}"
+        elif {"up", "down"} <= set(verdicts):
+            text = "the sign flips between lineups: the conclusion depends on the bots"
+        elif len(set(verdicts)) == 1:
+            text = f"{verdicts[0]} under every lineup: the lineups agree"
+        else:
+            seen = [x for x, v in named.items() if v != "none"]
+            unseen = [x for x, v in named.items() if v == "none"]
+            text = (
+                f"detected under {', '.join(seen)} but not under {', '.join(unseen)}: "
+                "the conclusion depends on the bots"
+            )
+        sentences.append(f"{f}: {text}.")
+    level_ = level(first.confidence)
+    return {
+        "title": f"{b_name} vs {a_name}",
+        "table": render.table(["faction", *[f"B - A under {x} [{level_}]" for x in lineups]], rows),
+        "sentences": sentences,
+    }
+
+
 def figure(comp: Comparison) -> Any:
     return figures.comparison(comp.wins, comp.vp, comp.a.label, comp.b.label, comp.confidence)
 
@@ -441,6 +491,7 @@ __all__ = [
     "Comparison",
     "Side",
     "template_context",
+    "lineup_agreement",
     "compare",
     "default_out",
     "figure",

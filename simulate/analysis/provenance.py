@@ -114,6 +114,11 @@ def provenance_rows(run: Run) -> list[tuple[str, str]]:
         ("N games", f"{total} ({'; '.join(per_variant)})"),
         ("Master seed", str(run.master_seed)),
         ("Strategies", strat),
+        *(
+            [("Lineups", "; ".join(_lineup_text(e) for e in run.manifest.get("lineups") or []))]
+            if run.lineups
+            else []
+        ),
         ("Variants", variants),
         ("Package", f"{pkg.get('name', manifest_mod.PACKAGE)} {pkg.get('version', '?')}"),
         ("Git commit", f"`{man['git_commit']}`" if man.get("git_commit") else "not recorded"),
@@ -144,3 +149,8 @@ def run_command(run: Run) -> str | None:
         parts += ["--out", str(run.directory)]
         return " ".join(parts)
     return None
+
+
+def _lineup_text(entry: dict[str, Any]) -> str:
+    s = entry.get("strategies") or {}
+    return f"**{entry.get('name')}**: " + ", ".join(f"{f} `{v}`" for f, v in s.items())

@@ -139,6 +139,17 @@ def _context(
         "Goodman simultaneous interval.",
     )
 
+    agreement = []
+    if run.lineups:
+        groups: dict[tuple[str, str], list[Any]] = {}
+        for comp in comparisons:
+            if not isinstance(comp, str):
+                key = (comp.a.variant.split(" / ")[0], comp.b.variant.split(" / ")[0])
+                groups.setdefault(key, []).append(comp)
+        for comps in groups.values():
+            if len(comps) == len(run.lineups):
+                agreement.append(compare_mod.lineup_agreement(comps, run.lineups))
+
     compared = []
     for i, comp in enumerate(comparisons):
         if isinstance(comp, str):
@@ -272,6 +283,7 @@ def _context(
         "provenance": render.table(["what", "value"], provenance_rows(run)),
         "wins": win_table,
         "comparisons": compared,
+        "agreement": agreement,
         "vp": vp_table,
         "mongols": mongol_table,
         "length": length_table,

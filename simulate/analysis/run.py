@@ -11,6 +11,7 @@ import polars as pl
 from simulate.result import FACTIONS
 from simulate.study import dataset
 from simulate.study import manifest as manifest_mod
+from simulate.study.dataset import cell_label
 
 
 class ReportError(ValueError):
@@ -56,9 +57,15 @@ class Run:
     def ok_games(self) -> pl.DataFrame:
         return self.games.filter(pl.col("error").is_null())
 
+    @property
+    def lineups(self) -> list[str]:
+        """The names of the run's lineups (``--lineup``); empty for a one-lineup run."""
+        return [str(e["name"]) for e in self.manifest.get("lineups") or [] if isinstance(e, dict)]
+
     def description(self, variant: str) -> str:
+        name = variant.split(" / ")[0] if self.lineups else variant
         for entry in self.manifest.get("variants") or []:
-            if entry.get("name") == variant:
+            if entry.get("name") == name:
                 return str(entry.get("description") or "")
         return ""
 
@@ -85,7 +92,23 @@ def load_run(directory: Path | str) -> Run:
             f"{directory}: cannot read the tables ({type(exc).__name__}: {detail})"
         ) from None
     assert isinstance(games, pl.DataFrame) and isinstance(turns, pl.DataFrame)
-    present = set(games.get_column("variant").unique().to_list())
     ordered = [e["name"] for e in man.get("variants") or [] if isinstance(e, dict) and "name" in e]
+    lineups = [e["name"] for e in man.get("lineups") or [] if isinstance(e, dict)]
+    if lineups:  # every table and figure per variant x lineup: "variant / lineup"
+        games, turns = (_by_cell(t) for t in (games, turns))
+        ordered = [cell_label(v, x) for v in ordered for x in lineups]
+    present = set(games.get_column("variant").unique().to_list())
     variants = [v for v in ordered if v in present] + sorted(present - set(ordered))
     return Run(directory, man, games, turns, variants)
+
+
+def _by_cell(frame: pl.DataFrame) -> pl.DataFrame:
+    """``variant`` relabelled as ``variant / lineup``; the variant's own name kept in
+    ``variant_name``."""
+    return frame.with_columns(
+        pl.col("variant").alias("variant_name"),
+        pl.when(pl.col("lineup").is_null())
+        .then(pl.col("variant"))
+        .otherwise(pl.concat_str([pl.col("variant"), pl.lit(" / "), pl.col("lineup")]))
+        .alias("variant"),
+    )

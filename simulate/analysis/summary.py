@@ -39,6 +39,12 @@ def summarize(
     ``directory`` is a run directory, or what ``outcomes`` read from one.
     """
     t = directory if isinstance(directory, dict) else dataset.outcomes(directory)
+    if any(t.get("lineup") or ()):  # a multi-lineup study: one summary per variant x lineup
+        t = dict(t) | {
+            "variant": [
+                dataset.cell_label(v, x) for v, x in zip(t["variant"], t["lineup"], strict=True)
+            ]
+        }
     names = list(variants) if variants else sorted(set(t["variant"]))
     out = []
     for name in names:

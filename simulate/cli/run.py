@@ -16,6 +16,7 @@ from simulate.cli.app import one_line as _one_line
 from simulate.result import FACTIONS
 from simulate.study import runs as runner
 from simulate.study.backends import BACKENDS, default_jobs
+from simulate.study.dataset import cell_label
 from simulate.study.errors import RunError
 from simulate.study.manifest import PROVISIONAL_NOTE
 from simulate.study.specs import DEFAULT_GAMES, Study
@@ -81,6 +82,12 @@ def progress_bar(enabled: bool) -> Any:
     "name:key=value,... or package.module:Class. Default: the registry default.",
 )  # fmt: skip
 @click.option(
+    "--lineup", "lineup", multiple=True, metavar="NAME=[all|DS|BK|VE=]SPEC",
+    help="Play every variant under several lineups on the same seeds (repeatable; the values "
+    "of one NAME build its lineup on top of --strategy). The report then compares variants "
+    "under each lineup side by side.",
+)  # fmt: skip
+@click.option(
     "--variant", "variant", multiple=True, metavar="NAME|PATH",
     help="Rule variant (repeatable); every variant plays the same game seeds. Default: base.",
 )  # fmt: skip
@@ -118,6 +125,7 @@ def run(
     seed: int,
     jobs: int | None,
     strategy: tuple[str, ...],
+    lineup: tuple[str, ...],
     variant: tuple[str, ...],
     out: Path | None,
     trace: bool,
@@ -153,7 +161,7 @@ def run(
             f"--decision-timeout must be a positive number of seconds, got {decision_timeout}"
         )
     try:
-        study = Study.create(games, seed, strategy, variant, trace)
+        study = Study.create(games, seed, strategy, variant, trace, lineup)
     except RunError as exc:
         raise InputError(str(exc)) from None
     out = out if out is not None else runner.default_out()
@@ -234,7 +242,8 @@ def _print_report(console: Any, report: runner.RunReport, study: Study) -> None:
     table.add_column("mean VP", justify="right")
     table.add_column("ties", justify="right")
     table.add_column("failures", justify="right")
-    for s in summarize(report.outcomes, [v.name for v in study.variants]):
+    labels = [cell_label(v.name, lineup) for _, v, lineup, _ in study.cells()]
+    for s in summarize(report.outcomes, labels):
         for i, f in enumerate(FACTIONS):
             fs = s.factions[f]
             first = i == 0

@@ -68,6 +68,7 @@ class Batch:
     master_seed: int
     run_id: str = ""
     trace: bool = False
+    lineup: str | None = None  # the lineup's name (rows' ``lineup`` column); None: the only one
 
     def __len__(self) -> int:
         return len(self.chunk)
@@ -138,6 +139,7 @@ def play_batch(
                 game_index=k,
                 strategies=strategies,
                 seconds=time.perf_counter() - t0,
+                lineup=batch.lineup,
             )
             if result.seed != seed:
                 raise RuntimeError(f"play_game returned seed {result.seed}, expected {seed}")
@@ -153,15 +155,16 @@ def play_batch(
                     strategies=strategies,
                     error=error,
                     seconds=time.perf_counter() - t0,
+                    lineup=batch.lineup,
                 )
             )
             continue
         games.add_row(row)
         if settle_heap:
             _settle_heap()
-        turns.add_turns(result, k, name)
+        turns.add_turns(result, k, name, batch.lineup)
         if actions is not None:
-            actions.add_actions(result, k, name)
+            actions.add_actions(result, k, name, batch.lineup)
     tables = {"games": games.pack(), "turns": turns.pack()}
     if actions is not None:
         tables["actions"] = actions.pack()
@@ -299,9 +302,9 @@ def plan_chunks(
     study: Any, done: Mapping[str, set[int]], size: int | None = None, workers: int = 1
 ) -> list[Chunk]:
     """The chunks a study (``simulate.study.specs.Study``) still has to play, given the game
-    indices ``done`` per variant (see ``plan``)."""
+    indices ``done`` per cell (a variant, or a variant x lineup: see ``Study.cells``)."""
     return plan(
-        {v.name: missing_runs(study.games, done.get(v.name, set())) for v in study.variants},
+        {key: missing_runs(study.games, done.get(key, set())) for key, *_ in study.cells()},
         size,
         workers,
     )

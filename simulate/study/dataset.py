@@ -90,8 +90,19 @@ def clean(directory: Path) -> None:
                 p.unlink(missing_ok=True)
 
 
-def done_games(directory: Path) -> dict[str, set[int]]:
-    """The game indices each variant already has in ``directory``'s ``games`` table.
+def cell_key(variant: str, lineup: str | None) -> str:
+    """The key of a variant x lineup cell (a variant's name alone when there is one lineup)."""
+    return variant if not lineup else f"{variant}~{lineup}"
+
+
+def cell_label(variant: str, lineup: str | None) -> str:
+    """How tables and reports name a variant under one lineup of a multi-lineup study."""
+    return variant if not lineup else f"{variant} / {lineup}"
+
+
+def done_games(directory: Path, lineups: bool = False) -> dict[str, set[int]]:
+    """The game indices each variant (with ``lineups``: each ``cell_key``) already has in
+    ``directory``'s ``games`` table.
 
     A ``games`` shard that cannot be read is deleted with its siblings (replayed later).
     """
@@ -100,15 +111,18 @@ def done_games(directory: Path) -> dict[str, set[int]]:
     out: dict[str, set[int]] = {}
     for path in shards(directory, "games"):
         try:
-            t = pq.read_table(path, columns=["variant", "game_index"])
+            t = pq.read_table(path, columns=["variant", "lineup", "game_index"])
         except Exception:
             for table in records.TABLES:
                 (Path(directory) / table / path.name).unlink(missing_ok=True)
             continue
-        for v, k in zip(
-            t.column("variant").to_pylist(), t.column("game_index").to_pylist(), strict=True
-        ):
-            out.setdefault(v, set()).add(k)
+        keys = t.column("variant").to_pylist()
+        if lineups:
+            keys = [
+                cell_key(v, x) for v, x in zip(keys, t.column("lineup").to_pylist(), strict=True)
+            ]
+        for key, k in zip(keys, t.column("game_index").to_pylist(), strict=True):
+            out.setdefault(key, set()).add(k)
     return out
 
 
@@ -153,7 +167,14 @@ def dataset_digest(directory: Path, tables: Sequence[str] = records.TABLES) -> s
 # Summary
 
 
-_OUTCOME_COLUMNS = ["variant", "game_index", "winner", "error", *[f"vp_{f}" for f in FACTIONS]]
+_OUTCOME_COLUMNS = [
+    "variant",
+    "lineup",
+    "game_index",
+    "winner",
+    "error",
+    *[f"vp_{f}" for f in FACTIONS],
+]
 
 
 def outcomes(directory: Path) -> dict[str, list[Any]]:

@@ -5,7 +5,7 @@ The *field* is a lineup (one strategy spec per Faction). For every seat and ever
 the other two, on the same game seeds as the field-only games (common random numbers):
 game ``k`` of every lineup plays with ``seeds.game_seed(master, k)``. The rows go into an
 output folder like a run's (Parquet shards, manifest, resume); the lineup of each row is in
-its ``strategy_DS``/``strategy_BK``/``strategy_VE`` columns. The gains are computed by
+its ``lineup`` column (``field`` or ``SEAT~CHALLENGER``) and its strategy columns. The gains are computed by
 ``simulate.analysis.ladder``.
 
 >>> ladder = Ladder.create(["all=heuristic"], ["greedy"], ["300"], seed=21)  # doctest: +SKIP
@@ -153,16 +153,13 @@ class LadderRun:
 
 
 def done_by_rung(out: Path, ladder: Ladder) -> dict[str, set[int]]:
-    """The game indices each rung already has in ``out`` (read from the strategy columns)."""
-    cols = ["game_index", *[f"strategy_{f}" for f in FACTIONS]]
-    t = dataset.read_table(out, "games", cols).to_pydict()
-    keys = {tuple(r.strategies[f] for f in FACTIONS): r.key for r in ladder.rungs()}
-    done: dict[str, set[int]] = {}
-    for i, k in enumerate(t["game_index"]):
-        key = keys.get(tuple(t[f"strategy_{f}"][i] for f in FACTIONS))
-        if key is not None:
-            done.setdefault(key, set()).add(k)
-    return done
+    """The game indices each rung already has in ``out`` (its rows' ``lineup`` column)."""
+    done = dataset.done_games(out, lineups=True)
+    return {
+        r.key: done[cell]
+        for r in ladder.rungs()
+        if (cell := dataset.cell_key(ladder.variant.name, r.key)) in done
+    }
 
 
 def play_ladder(
@@ -198,7 +195,14 @@ def play_ladder(
             already = sum(len(done.get(k, ())) for k in rungs)
             todo = {k: missing_runs(r.games, done.get(k, set())) for k, r in rungs.items()}
             work = [
-                Batch(c, ladder.variant, rungs[c.variant].strategies, ladder.seed, ladder.run_id)
+                Batch(
+                    c,
+                    ladder.variant,
+                    rungs[c.variant].strategies,
+                    ladder.seed,
+                    ladder.run_id,
+                    lineup=c.variant,
+                )
                 for c in plan(todo, None, be.workers)
             ]
             man = old or _new_manifest(ladder, out)

@@ -39,9 +39,9 @@ NONDETERMINISTIC = {"games": ("seconds",), "turns": (), "actions": ()}
 
 # The order rows are compared and presented in (each key is unique within its table).
 SORT_KEYS = {
-    "games": ("variant", "game_index"),
-    "turns": ("variant", "game_index", "turn", "faction"),
-    "actions": ("variant", "game_index", "step"),
+    "games": ("variant", "lineup", "game_index"),
+    "turns": ("variant", "lineup", "game_index", "turn", "faction"),
+    "actions": ("variant", "lineup", "game_index", "step"),
 }
 
 # The columns of each table: (name, type, nullable). Types: "string", "int32", "int64",
@@ -51,6 +51,7 @@ _REQ, _OPT = False, True
 GAMES_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("run_id", "string", _REQ),  # stable id from the run's config digest (not a timestamp)
     ("variant", "string", _REQ),  # the variant's name
+    ("lineup", "string", _OPT),  # the lineup's name (--lineup, a ladder's rung); null: one
     ("game_index", "int32", _REQ),  # k in 0..games-1
     ("seed", "int64", _REQ),  # seeds.game_seed(master, k)
     *((f"strategy_{f}", "string", _REQ) for f in FACTIONS),  # full strategy specs
@@ -77,6 +78,7 @@ GAMES_COLUMNS: tuple[tuple[str, str, bool], ...] = (
 TURNS_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("game_index", "int32", _REQ),
     ("variant", "string", _REQ),
+    ("lineup", "string", _OPT),
     ("turn", "int32", _REQ),  # 1-based position of the card in the deck
     ("card_id", "string", _REQ),
     ("card_kind", "string", _REQ),  # event | mongol | succession | timurid
@@ -99,6 +101,7 @@ TURNS_COLUMNS: tuple[tuple[str, str, bool], ...] = (
 ACTIONS_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("game_index", "int32", _REQ),
     ("variant", "string", _REQ),
+    ("lineup", "string", _OPT),
     ("step", "int32", _REQ),  # 0-based position of the decision in the game
     ("turn", "int32", _REQ),
     ("faction", "string", _REQ),
@@ -137,7 +140,9 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_TURN_FIELDS = tuple(name for name in NAMES["turns"] if name not in ("game_index", "variant"))
+_TURN_FIELDS = tuple(
+    name for name in NAMES["turns"] if name not in ("game_index", "variant", "lineup")
+)
 
 
 def game_row(
@@ -148,9 +153,10 @@ def game_row(
     game_index: int,
     strategies: Mapping[str, str],
     seconds: float,
+    lineup: str | None = None,
 ) -> dict[str, Any]:
     """The ``games`` row of a finished game."""
-    row = _identity(run_id, variant, game_index, result.seed, strategies)
+    row = _identity(run_id, variant, game_index, result.seed, strategies, lineup)
     row["winner"] = result.winner
     for f in FACTIONS:
         row[f"vp_{f}"] = result.vp.get(f)
@@ -183,21 +189,28 @@ def error_row(
     strategies: Mapping[str, str],
     error: str,
     seconds: float,
+    lineup: str | None = None,
 ) -> dict[str, Any]:
     """The ``games`` row of a game that raised: ``error`` filled, the outcome null."""
     row = dict.fromkeys(NAMES["games"])
-    row.update(_identity(run_id, variant, game_index, seed, strategies))
+    row.update(_identity(run_id, variant, game_index, seed, strategies, lineup))
     row["error"] = error
     row["seconds"] = seconds
     return row
 
 
 def _identity(
-    run_id: str, variant: str, game_index: int, seed: int, strategies: Mapping[str, str]
+    run_id: str,
+    variant: str,
+    game_index: int,
+    seed: int,
+    strategies: Mapping[str, str],
+    lineup: str | None,
 ) -> dict[str, Any]:
     row: dict[str, Any] = {
         "run_id": run_id,
         "variant": variant,
+        "lineup": lineup,
         "game_index": game_index,
         "seed": seed,
     }
@@ -225,20 +238,26 @@ class Columns:
         for name, values in self.data.items():
             values.append(row[name])
 
-    def add_turns(self, result: GameResult, game_index: int, variant: str) -> None:
+    def add_turns(
+        self, result: GameResult, game_index: int, variant: str, lineup: str | None = None
+    ) -> None:
         """One row per TurnRecord of the game."""
         n = len(result.turns)
         self.data["game_index"].extend([game_index] * n)
         self.data["variant"].extend([variant] * n)
+        self.data["lineup"].extend([lineup] * n)
         for name in _TURN_FIELDS:
             self.data[name].extend([getattr(t, name) for t in result.turns])
 
-    def add_actions(self, result: GameResult, game_index: int, variant: str) -> None:
+    def add_actions(
+        self, result: GameResult, game_index: int, variant: str, lineup: str | None = None
+    ) -> None:
         """One row per ActionRecord of a traced game (none when it was not traced)."""
         actions = result.actions or ()
         n = len(actions)
         self.data["game_index"].extend([game_index] * n)
         self.data["variant"].extend([variant] * n)
+        self.data["lineup"].extend([lineup] * n)
         self.data["step"].extend(range(n))
         self.data["turn"].extend([a.turn for a in actions])
         self.data["faction"].extend([a.faction for a in actions])

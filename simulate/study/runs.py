@@ -214,9 +214,12 @@ def _run_locked(
 ) -> RunReport:
     started = time.perf_counter()
     dataset.clean(out)
-    done = dataset.done_games(out)
-    total = study.games * len(study.variants)
-    already = sum(len(done.get(v.name, ())) for v in study.variants)
+    done = done_cells(out, study)
+    cells = {
+        key: (variant, strategies, lineup) for key, variant, lineup, strategies in study.cells()
+    }
+    total = study.games * len(cells)
+    already = sum(len(done.get(key, ())) for key in cells)
     chunks = plan_chunks(study, done, chunk, be.workers)
     size = max((len(c) for c in chunks), default=chunk or MIN_CHUNK)  # the largest chunk
 
@@ -237,8 +240,9 @@ def _run_locked(
 
     progress.start(total, already)
     work = [
-        Batch(c, study.variant(c.variant), study.strategies, study.seed, study.run_id, study.trace)
+        Batch(c, variant, strategies, study.seed, study.run_id, study.trace, lineup or None)
         for c in chunks
+        for variant, strategies, lineup in (cells[c.variant],)
     ]
     played = 0
     fails: list[tuple[str, int, str]] = []
@@ -283,6 +287,14 @@ def _run_locked(
     )
 
 
+def done_cells(out: Path, study: Study) -> dict[str, set[int]]:
+    """The game indices each cell (a variant, or a variant x lineup) of ``study`` has in
+    ``out``."""
+    if not study.lineups:
+        return dataset.done_games(out)
+    return dataset.done_games(out, lineups=True)
+
+
 def commit(out: Path, result: BatchResult) -> None:
     """Write a finished chunk: ``actions`` and ``turns`` first, ``games`` (the mark) last."""
     name = result.chunk.shard_name()
@@ -313,6 +325,10 @@ def new_manifest(study: Study, out: Path) -> dict[str, Any]:
         "master_seed": study.seed,
         "strategies": {f: study.strategies[f] for f in FACTIONS},
         "strategy_params": strategy_params(study.strategies),
+        "lineups": [
+            {"name": n, "strategies": s, "strategy_params": strategy_params(s)}
+            for n, s in study.lineups
+        ],
         "variants": [manifest_mod.variant_entry(v, out) for v in study.variants],
         "tables": {t: f"{t}/part-<variant>-<first>-<last>.parquet" for t in records.TABLES},
     }

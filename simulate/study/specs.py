@@ -18,6 +18,7 @@ from simulate.result import FACTIONS
 from simulate.rules.datafiles import DataError
 from simulate.study import manifest as manifest_mod
 from simulate.study.batch import compiled_rules, safe_name
+from simulate.study.dataset import cell_key
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
 
@@ -63,6 +64,43 @@ def parse_strategies(values: Iterable[str] | None) -> dict[str, str]:
     for faction, spec in specific:
         chosen[faction] = spec
     return chosen
+
+
+def parse_lineups(
+    values: Iterable[str] | None, base: dict[str, str]
+) -> tuple[tuple[str, dict[str, str]], ...]:
+    """``--lineup NAME=[all|DS|BK|VE=]SPEC`` values as (name, strategies) in first-seen order;
+    each lineup starts from ``base``. RunError for a bad name or two identical lineups."""
+    specs: dict[str, list[str]] = {}
+    for value in values or ():
+        name, eq, rest = str(value).partition("=")
+        name = name.strip()
+        if not eq or not rest.strip():
+            raise RunError(f"--lineup {value!r}: expected NAME=SPEC or NAME=FACTION=SPEC")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or name.upper() in (*FACTIONS, "ALL"):
+            raise RunError(f"--lineup {value!r}: the name must be letters, digits, '_.-'")
+        specs.setdefault(name, []).append(rest.strip())
+    out = []
+    seen: dict[tuple[str, ...], str] = {}
+    for name, values_ in specs.items():
+        chosen = dict(base)
+        parsed = parse_strategies(values_)
+        given = {f for v in values_ for f in _factions_named(v)}
+        chosen.update({f: parsed[f] for f in given})
+        check_strategies(chosen)
+        key = tuple(chosen[f] for f in FACTIONS)
+        if key in seen:
+            raise RunError(f"--lineup {name!r} plays the same bots as {seen[key]!r}")
+        seen[key] = name
+        out.append((name, chosen))
+    return tuple(out)
+
+
+def _factions_named(value: str) -> tuple[str, ...]:
+    head, eq, _ = value.partition("=")
+    if eq and head.strip().upper() in FACTIONS:
+        return (head.strip().upper(),)
+    return FACTIONS
 
 
 def check_strategies(strategies: dict[str, str]) -> None:
@@ -121,6 +159,8 @@ class Study:
     data_files: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
     # sha256 of each file a variant reads besides itself (its deck.events_file), by name
     variant_files: dict[str, str] = field(default_factory=dict, compare=False)
+    # several lineups (name, strategies) on the same seeds; empty: one, ``strategies``
+    lineups: tuple[tuple[str, dict[str, str]], ...] = ()
 
     @classmethod
     def create(
@@ -130,8 +170,12 @@ class Study:
         strategies: Iterable[str] | dict[str, str] | None = None,
         variants: Sequence[str] | None = None,
         trace: bool = False,
+        lineups: Sequence[str] | None = None,
     ) -> Study:
-        """A checked study, or RunError (one line) on any bad input."""
+        """A checked study, or RunError (one line) on any bad input.
+
+        ``lineups``: ``--lineup NAME=[all|DS|BK|VE=]SPEC`` values; the values of one NAME
+        build its lineup as ``--strategy`` values do (on top of ``strategies``)."""
         if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
             raise RunError(f"--games must be a positive integer, got {games!r}")
         if games > MAX_GAMES:
@@ -147,6 +191,7 @@ class Study:
         else:
             chosen = parse_strategies(strategies)
         check_strategies(chosen)
+        named = parse_lineups(lineups, chosen)
         loaded = load_variants(variants)
         files = manifest_mod.data_files()
         extra = {}
@@ -157,7 +202,7 @@ class Study:
                     extra[v.name] = manifest_mod.sha256_file(Path(v.path).parent / events)
                 except OSError as exc:
                     raise RunError(f"{v.path}: deck.events_file: {exc.strerror}") from None
-        return cls(games, seed, chosen, loaded, bool(trace), files, extra)
+        return cls(games, seed, chosen, loaded, bool(trace), files, extra, named)
 
     def config(self) -> dict[str, Any]:
         """The JSON config of the study (recorded in the manifest, compared on resume)."""
@@ -176,7 +221,22 @@ class Study:
             ],
             "trace": self.trace,
             "data_digest": manifest_mod.data_digest(self.data_files),
-        }
+        } | (
+            {"lineups": [{"name": n, "strategies": s} for n, s in self.lineups]}
+            if self.lineups
+            else {}
+        )
+
+    def cells(self) -> list[tuple[str, Any, str, dict[str, str]]]:
+        """(shard key, variant, lineup name, strategies) of every variant x lineup; with one
+        lineup the key is the variant's name and the lineup's name is empty."""
+        if not self.lineups:
+            return [(v.name, v, "", self.strategies) for v in self.variants]
+        return [
+            (cell_key(v.name, name), v, name, strategies)
+            for v in self.variants
+            for name, strategies in self.lineups
+        ]
 
     @property
     def run_id(self) -> str:
