@@ -265,6 +265,7 @@ def _print_report(console: Any, report: runner.RunReport, study: Study) -> None:
         f"Played {report.played} games in {report.seconds:.1f}s ({rate:.1f} games/s, "
         f"{report.backend}){resumed}.",
         highlight=False,
+        soft_wrap=True,  # one line whatever the width: scripts and tests grep it
     )
     tables = "games/, turns/" + (", actions/" if study.trace else "")
     console.print(
