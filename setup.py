@@ -49,6 +49,7 @@ NATIVE = [
     "simulate/rules/invasion.py",
     "simulate/rules/succession.py",
     "simulate/rules/events.py",
+    "simulate/rules/event_select.py",
     "simulate/rules/event_ops.py",
     "simulate/rules/commands/__init__.py",
     "simulate/rules/commands/attack.py",

@@ -1,4 +1,4 @@
-"""The Event deck loader (simulate/rules/event_cards.py) against EVENTS_SCHEMA.md.
+"""The Event deck loader (simulate/rules/event_cards.py, event_deck.py) against EVENTS_SCHEMA.md.
 
 Each rejection test copies the shipped deck, breaks one field of one card and checks that
 the one-line DataError names the file, the card and the exact field path.
@@ -27,9 +27,8 @@ from simulate.rules.event_cards import (
     PythonOp,
     ReplaceOp,
     SpaceSelector,
-    load_deck,
-    validate_deck_dict,
 )
+from simulate.rules.event_deck import load_deck, validate_deck_dict
 
 DATA = Path(__file__).resolve().parent.parent / "simulate" / "data"
 EVENTS = DATA / "events.yaml"

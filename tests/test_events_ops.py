@@ -15,11 +15,12 @@ import yaml
 from conftest import Scripted, empty_state, make_ctx, put, sid
 from pydantic import TypeAdapter
 
-from simulate.rules import event_ops, events, invariants, succession
+from simulate.rules import event_ops, event_select, events, invariants, succession
 from simulate.rules import pieces as P
 from simulate.rules.control import set_independent
 from simulate.rules.datafiles import DataError
-from simulate.rules.event_cards import Filter, Op, validate_deck_dict
+from simulate.rules.event_cards import Filter, Op
+from simulate.rules.event_deck import validate_deck_dict
 from simulate.rules.state import TUGHLAQ
 
 DS, BK, VE = P.DS, P.BK, P.VE
@@ -197,7 +198,7 @@ def matching(ctx, f: Filter, executor: int = DS) -> list[str]:
     return [
         ctx.rules.board.names[s]
         for s in range(ctx.rules.board.n)
-        if event_ops.matches(ctx, s, f, executor)
+        if event_select.matches(ctx, s, f, executor)
     ]
 
 

@@ -274,7 +274,7 @@ def _compile_setup(raw: dict, board: Board, totals: tuple[int, ...], rules_raw: 
 def _compile_cards(raw: dict, board: Board):
     """The deck's cards: Events and Mongol Invasion cards from the events file, plus the fixed
     Succession (2.5) and Timurid (2.6) cards."""
-    from .event_cards import load_deck
+    from .event_deck import load_deck
 
     spaces = dict(zip(board.names, board.kinds, strict=True))
     deck = load_deck(Path(raw["events_path"]), spaces)
