@@ -315,3 +315,37 @@ def test_figure_interval_labels_follow_the_confidence_level():
     texts = [t.get_text() for t in fig.findobj(match=lambda o: hasattr(o, "get_text"))]
     assert any("90% Wilson" in t for t in texts)
     assert not any("95%" in t for t in texts)
+
+
+@pytest.fixture(scope="module")
+def other_bots(tmp_path_factory):
+    """Base under other bots, same seed as run A: a bot change, not a rule change."""
+    out = tmp_path_factory.mktemp("bots") / "run-greedy-ds"
+    study = specs.Study.create(games=GAMES, seed=SEED, strategies=["DS=random"])
+    run_folder.run(study, out, jobs=1)
+    return out
+
+
+def test_comparing_runs_with_other_bots_is_refused_as_confounded(runs, other_bots, tmp_path):
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        compare, [str(runs["c"]), str(other_bots), "--out", str(tmp_path / "c")]
+    )
+    text = one_line_error(result)
+    assert "also differ in bots" in text and "DS=random" in text and "--confounded" in text
+    assert not (tmp_path / "c").exists()
+    out = tmp_path / "rep"
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        report, [str(runs["c"]), "--compare", str(other_bots), "--out", str(out)]
+    )
+    assert "also differ in bots" in one_line_error(result) and not out.exists()
+
+
+def test_a_confounded_comparison_shown_on_request_carries_a_loud_banner(runs, other_bots, tmp_path):
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        compare, [str(runs["c"]), str(other_bots), "--out", str(tmp_path / "c"), "--confounded"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "CONFOUNDED: not a rule comparison" in result.output
+    md = (tmp_path / "c" / "compare.md").read_text(encoding="utf-8")
+    assert "**CONFOUNDED: not a rule comparison.**" in md and "DS=random" in md
+    assert json.loads((tmp_path / "c" / "compare.json").read_text())["confounded"]

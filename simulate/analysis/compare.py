@@ -70,9 +70,11 @@ class Comparison:
     errored: int  # common games dropped because they errored on a side
     wins: list[dict[str, Any]] = field(default_factory=list)
     vp: list[dict[str, Any]] = field(default_factory=list)
+    confounded: list[str] = field(default_factory=list)  # what differs besides the rules
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "confounded": self.confounded,
             "a": {
                 "run": str(self.a.run.directory),
                 "variant": self.a.variant,
@@ -212,12 +214,54 @@ def paired_games(a: Side, b: Side) -> tuple[pl.DataFrame, dict[str, int]]:
     return ok, counts
 
 
+def confounders(a: Side, b: Side) -> list[str]:
+    """What differs between the runs of two sides besides their variant: the bots (lineup
+    and their parameters), the engine (package version, git commit) or the data files. Any
+    of these makes B - A measure more than the rule change. (Other seeds are refused by
+    ``paired_games``: nothing pairs.)"""
+    if a.run.directory.resolve() == b.run.directory.resolve():
+        return []
+    ma, mb = a.run.manifest, b.run.manifest
+    out = []
+    if a.run.strategies != b.run.strategies or ma.get("lineups") != mb.get("lineups"):
+        sa = ", ".join(f"{f}={s}" for f, s in a.run.strategies.items())
+        sb = ", ".join(f"{f}={s}" for f, s in b.run.strategies.items())
+        out.append(f"bots: A {sa}; B {sb}")
+    elif ma.get("strategy_params") != mb.get("strategy_params"):
+        out.append("bot parameters (weights files)")
+    va, vb = ((m.get("package") or {}).get("version") for m in (ma, mb))
+    if va != vb or ma.get("git_commit") != mb.get("git_commit"):
+        out.append(
+            f"engine: {va} ({(ma.get('git_commit') or '?')[:8]}) vs "
+            f"{vb} ({(mb.get('git_commit') or '?')[:8]})"
+        )
+    if (ma.get("config") or {}).get("data_digest") != (mb.get("config") or {}).get("data_digest"):
+        out.append("data files")
+    return out
+
+
 def compare(
-    a: Side, b: Side, confidence: float = 0.95, n_boot: int = 2000, boot_seed: int = 0
+    a: Side,
+    b: Side,
+    confidence: float = 0.95,
+    n_boot: int = 2000,
+    boot_seed: int = 0,
+    allow_confounded: bool = False,
 ) -> Comparison:
-    """Compare side ``b`` with side ``a`` on their common seeds (differences are b - a)."""
+    """Compare side ``b`` with side ``a`` on their common seeds (differences are b - a).
+
+    Sides from runs that differ in more than the rules (``confounders``) are refused unless
+    ``allow_confounded``; then the comparison carries what differs, shown under a warning.
+    """
     from statsmodels.stats.multitest import multipletests
 
+    confounded = confounders(a, b)
+    if confounded and not allow_confounded:
+        raise CompareError(
+            f"cannot compare {a.label} with {b.label} as a rule change: the runs also differ "
+            f"in {'; '.join(confounded)}; B - A would measure that too (use --confounded to "
+            "show it anyway, under a warning)"
+        )
     ok, counts = paired_games(a, b)
     if ok.height < 2:
         raise TooFewPairs(
@@ -250,7 +294,9 @@ def compare(
             seed=boot_seed,
         )
         vp.append({"faction": f, **row})
-    return Comparison(a, b, confidence, ok.height, wins=wins, vp=vp, **counts)
+    return Comparison(
+        a, b, confidence, ok.height, wins=wins, vp=vp, confounded=confounded, **counts
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -322,10 +368,6 @@ def summary_line(comp: Comparison) -> str:
     if extra:
         parts.append(" (" + "; ".join(extra) + ")")
     parts.append(f". A = {a.label}, B = {b.label}.")
-    if a.run.strategies != b.run.strategies:
-        sa = ", ".join(f"{f}={s}" for f, s in a.run.strategies.items())
-        sb = ", ".join(f"{f}={s}" for f, s in b.run.strategies.items())
-        parts.append(f" Strategies differ: A {sa}; B {sb}.")
     return "".join(parts)
 
 
@@ -334,6 +376,7 @@ def template_context(comp: Comparison, figure_path: Path | None = None) -> dict[
     context: dict[str, Any] = {
         "title": f"{comp.b.label} vs {comp.a.label}",
         "summary": summary_line(comp),
+        "confounded": comp.confounded,
         "wins": win_table(comp),
         "vp": vp_table(comp),
         "note": None,

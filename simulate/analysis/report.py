@@ -69,6 +69,7 @@ def build_report(
     compare: Sequence[Path | str] = (),
     confidence: float = 0.95,
     n_boot: int = 2000,
+    allow_confounded: bool = False,
 ) -> ReportFiles:
     """Write the report of the run in ``directory`` (and its comparison with each run in
     ``compare``) into ``out`` (default ``directory/report``)."""
@@ -80,7 +81,11 @@ def build_report(
     comparisons: list[Any] = []
     for a, b in compare_mod.report_pairs(run, others):
         try:
-            comparisons.append(compare_mod.compare(a, b, confidence=confidence, n_boot=n_boot))
+            comparisons.append(
+                compare_mod.compare(
+                    a, b, confidence=confidence, n_boot=n_boot, allow_confounded=allow_confounded
+                )
+            )
         except compare_mod.TooFewPairs as exc:
             comparisons.append(str(exc))  # shown as a note; a seed mismatch still refuses
     out = Path(out) if out is not None else run.directory / "report"
@@ -280,7 +285,17 @@ def _context(
         "title": f"Vijayanagara balance report: {run.name}",
         "level": lvl,
         "provisional": provisional_text(provisional_status(run)),
-        "provenance": render.table(["what", "value"], provenance_rows(run)),
+        "provenance": render.table(
+            ["what", "value"],
+            provenance_rows(run)
+            + [
+                (
+                    f"Compared run `{o.directory}`",
+                    ", ".join(f"{f} `{s}`" for f, s in o.strategies.items()),
+                )
+                for o in others
+            ],
+        ),
         "wins": win_table,
         "comparisons": compared,
         "agreement": agreement,

@@ -61,8 +61,17 @@ def _check_confidence(confidence: float) -> None:
     "--confidence", type=float, default=0.95, show_default=True,
     help="Confidence level of every interval.",
 )  # fmt: skip
+@click.option(
+    "--confounded", is_flag=True,
+    help="Compare runs that differ in more than the rules (bots, engine, data) anyway, "
+    "under a warning.",
+)  # fmt: skip
 def report(
-    directory: Path, compare_dirs: tuple[Path, ...], out: Path | None, confidence: float
+    directory: Path,
+    compare_dirs: tuple[Path, ...],
+    out: Path | None,
+    confidence: float,
+    confounded: bool,
 ) -> None:
     """Write the balance report of a run: report.html (self-contained), report.md, PNGs.
 
@@ -74,7 +83,7 @@ def report(
 
     _check_confidence(confidence)
     try:
-        files = build_report(directory, out, compare_dirs, confidence)
+        files = build_report(directory, out, compare_dirs, confidence, allow_confounded=confounded)
     except ReportError as exc:
         raise AnalysisInputError(str(exc)) from None
     click.echo(f"Report: {files.html}")
@@ -100,12 +109,18 @@ def report(
     "--boot", type=int, default=2000, show_default=True,
     help="Bootstrap resamples of the VP difference.",
 )  # fmt: skip
+@click.option(
+    "--confounded", is_flag=True,
+    help="Compare runs that differ in more than the rules (bots, engine, data) anyway, "
+    "under a warning.",
+)  # fmt: skip
 def compare(
     directories: tuple[Path, ...],
     variants: tuple[str, str] | None,
     out: Path | None,
     confidence: float,
     boot: int,
+    confounded: bool,
 ) -> None:
     """Compare two variants game by game on their common seeds (DIR --variants A B, or DIR_A DIR_B).
 
@@ -120,7 +135,7 @@ def compare(
         raise AnalysisInputError(f"--boot must be a positive integer, got {boot}")
     try:
         a, b = cmp.resolve(directories, variants)
-        comp = cmp.compare(a, b, confidence=confidence, n_boot=boot)
+        comp = cmp.compare(a, b, confidence=confidence, n_boot=boot, allow_confounded=confounded)
         files = cmp.write(comp, out if out is not None else cmp.default_out(a, b))
     except cmp.CompareError as exc:
         raise AnalysisInputError(str(exc)) from None
@@ -136,6 +151,13 @@ def _print_comparison(comp: Any) -> None:
     from simulate.analysis import compare as cmp
 
     console = _console()
+    if comp.confounded:
+        console.print(
+            "[bold red]CONFOUNDED: not a rule comparison.[/] The runs also differ in "
+            + "; ".join(comp.confounded),
+            highlight=False,
+            soft_wrap=True,
+        )
     console.print(cmp.summary_line(comp).replace("**", ""), highlight=False, soft_wrap=True)
     for title, t in (
         ("Win rates: paired difference (Newcombe) and McNemar test", cmp.win_table(comp)),
