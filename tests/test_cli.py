@@ -231,3 +231,32 @@ def test_failures_exit_3_and_replay_reproduces_them(tmp_path):
     again = vsim("replay", str(out), "--game", str(k))
     assert again.exit_code == 3
     assert "reproduced the recorded failure" in again.stdout
+
+
+def test_without_a_terminal_progress_is_printed_as_lines(tmp_path):
+    from cli_support import run_process
+
+    proc = run_process(
+        "run", "--games", "8", "--jobs", "1", "--no-report", "--out", str(tmp_path / "r")
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "progress: 8/8 games (100%)" in proc.stderr
+    again = run_process(
+        "run", "--games", "8", "--jobs", "1", "--no-report", "--out", str(tmp_path / "r")
+    )
+    assert "progress:" not in again.stderr  # nothing left to play
+
+
+def test_a_resumed_run_counts_its_speed_and_eta_from_its_own_games(capsys, monkeypatch):
+    from rich.progress import Progress
+
+    from simulate.cli import run as run_cli
+
+    clock = iter([0.0, 0.0, 10.0])  # created, started, 10 games later
+    monkeypatch.setattr(run_cli.time, "perf_counter", lambda: next(clock))
+    bar = run_cli.Bar(Progress(disable=True), every=1.0)
+    bar.start(total=100, already=50)  # half done by an earlier, interrupted run
+    bar.advance(10)  # 10 games in 10 s: 1 game/s, 40 games left
+    err = capsys.readouterr().err
+    assert "resuming: 50 of 100 games already there" in err
+    assert "progress: 60/100 games (60%), 1.0 games/s, ETA 0:00:40" in err

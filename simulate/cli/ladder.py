@@ -76,7 +76,7 @@ def ladder(
         with progress_bar(not quiet and sys.stderr.isatty()) as bar:
             done = play_ladder(
                 spec, out, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
-                progress=Bar(bar), command=command,
+                progress=Bar(bar, 0.0 if quiet else 10.0), command=command,
             )  # fmt: skip
     except RunError as exc:
         raise InputError(str(exc)) from None

@@ -23,22 +23,49 @@ from simulate.study.specs import DEFAULT_GAMES, Study
 
 
 class Bar(runner.Progress):
-    """The rich progress bar: games done, games/s, elapsed time and ETA."""
+    """Progress of a run: a rich bar on a terminal, else (piped, nohup, CI) a plain line on
+    stderr every ``every`` seconds. Speed and ETA count only the games this invocation played,
+    so a resumed run's ETA is right from the start."""
 
-    def __init__(self, progress: Any) -> None:
+    def __init__(self, progress: Any, every: float = 10.0) -> None:
         self.progress = progress
         self.task: Any = None
-        self.played = 0
-        self.t0 = time.perf_counter()
+        self.played = self.total = self.already = 0
+        self.t0 = self.last = time.perf_counter()
+        self.every = every
 
     def start(self, total: int, already: int) -> None:
-        self.t0 = time.perf_counter()
-        self.task = self.progress.add_task("games", total=total, completed=already, rate="-")
+        self.t0 = self.last = time.perf_counter()
+        self.total, self.already = total, already
+        label = f"games ({already} already there)" if already else "games"
+        self.task = self.progress.add_task(label, total=total, completed=already, rate="-", eta="-")
+        if self.lines and already:
+            click.echo(f"resuming: {already} of {total} games already there", err=True)
+
+    @property
+    def lines(self) -> bool:
+        return self.progress.disable and self.every > 0
 
     def advance(self, games: int) -> None:
         self.played += games
-        rate = self.played / max(1e-9, time.perf_counter() - self.t0)
-        self.progress.update(self.task, advance=games, rate=f"{rate:.1f}")
+        now = time.perf_counter()
+        rate = self.played / max(1e-9, now - self.t0)
+        left = self.total - self.already - self.played
+        eta = _clock(left / rate) if rate > 0 else "-"
+        self.progress.update(self.task, advance=games, rate=f"{rate:.1f}", eta=eta)
+        if self.lines and (now - self.last >= self.every or left == 0):
+            self.last = now
+            done = self.already + self.played
+            click.echo(
+                f"progress: {done}/{self.total} games ({100 * done / max(1, self.total):.0f}%), "
+                f"{rate:.1f} games/s, ETA {eta}",
+                err=True,
+            )
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
 def progress_bar(enabled: bool) -> Any:
@@ -49,7 +76,6 @@ def progress_bar(enabled: bool) -> Any:
         Progress,
         TextColumn,
         TimeElapsedColumn,
-        TimeRemainingColumn,
     )
 
     return Progress(
@@ -58,8 +84,7 @@ def progress_bar(enabled: bool) -> Any:
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]} games/s"),
         TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
+        TextColumn("ETA {task.fields[eta]}"),
         console=Console(stderr=True),
         disable=not enabled,
         transient=False,
@@ -166,6 +191,7 @@ def run(
         raise InputError(str(exc)) from None
     out = out if out is not None else runner.default_out()
     enabled = not quiet and sys.stderr.isatty()
+    every = 0.0 if quiet else 10.0
     command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
     try:
         with progress_bar(enabled) as bar:
@@ -177,12 +203,19 @@ def run(
                 scheduler=scheduler,
                 force=force,
                 chunk=chunk_size,
-                progress=Bar(bar),
+                progress=Bar(bar, every),
                 command=command,
                 decision_timeout=decision_timeout,
             )
     except RunError as exc:
         raise InputError(str(exc)) from None
+    except KeyboardInterrupt:
+        click.echo(
+            f"Interrupted: the finished games are kept in {out}; rerun the same command to "
+            "resume (it plays only the missing games).",
+            err=True,
+        )
+        ctx.exit(130)
     except Exception as exc:  # a worker died, the disk filled up, a bug: keep what is done
         traceback.print_exc()
         click.echo(
