@@ -44,8 +44,10 @@ def check(state: GameState, rules: Rules) -> None:
                 raise InvariantError(f"BK/VE piece in {board.names[s]} (1.3.2, 1.3.3)")
             if owner == MI and kind == PROVINCE:
                 raise InvariantError(f"Mongol Invader in Province {board.names[s]} (1.3.1)")
-            if c in STRUCTURES and (v > 1 or kind != PROVINCE):
+            if c in STRUCTURES and v > 1:  # Key Terms, Stacking: one of each Faction's
                 raise InvariantError(f"stacking broken in {board.names[s]} (1.4.4)")
+            # (a Qasbah may stand in any space, 3.2.3; Forts and Temples, owned by BK and VE,
+            # only in Provinces: the check above)
         if kind != PROVINCE:
             if state.tributary[s] or state.control[s] != -1:
                 raise InvariantError(

@@ -200,11 +200,11 @@ def _compile_setup(raw: dict, board: Board, totals: tuple[int, ...], rules_raw: 
                 raise _fail(
                     f, f"map.{space}.{piece}", "Mongol Invaders never enter Provinces (1.3.1)"
                 )
-            if pt in (P.PT_QASBAH, P.PT_FORT, P.PT_TEMPLE) and (kind != PROVINCE or count > 1):
+            if pt in (P.PT_QASBAH, P.PT_FORT, P.PT_TEMPLE) and count > 1:
                 raise _fail(
                     f,
                     f"map.{space}.{piece}",
-                    "at most one of each Structure, in Provinces only (1.4.4)",
+                    "at most one of each Faction's Structures per space (Key Terms: Stacking)",
                 )
             counter = {P.PT_AMIR: P.AMIR_OB, P.PT_RAJA: P.RAJA_OB}.get(pt, P.COUNTER_TYPE.index(pt))
             pieces[s * P.NK + counter] += count

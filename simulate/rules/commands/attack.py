@@ -81,8 +81,9 @@ def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     board = ctx.rules.board
     u1, u2 = UNITS_OF[f]
     struct = STRUCTURE_OF[f]
-    # spaces with the attacker's Structure and an unused Unit to lend
-    lenders = run.ready_mask(st, board.province_ids, u1, u2, struct)
+    # spaces with the attacker's Structure and an unused Unit to lend: a Qasbah lends from
+    # any space, Delhi and the Regions included ("one adjacent space with a Qasbah", 3.2.4)
+    lenders = run.ready_mask(st, board.province_ids if f != DS else range(board.n), u1, u2, struct)
     candidates = board.province_ids if f != DS else range(board.n)  # 3.1.1
     ready = run.ready_mask(st, candidates, u1, u2)
     adjacent_mask = board.adjacent_mask
@@ -176,30 +177,24 @@ def _defender_casualties(ctx: Context, g: int, s: int, n: int) -> int:
 
 def _attacker_casualties(ctx: Context, f: int, s: int, here: tuple, helper, n: int, run) -> int:
     """The attacker removes Units that took part, from the space or the supporting space,
-    in any order it likes (3.2.4). BK/VE Units are pooled per space whatever their state."""
+    in any order it likes (3.2.4, 3.3.4, 3.4.4): the casualty options are exactly the Units
+    that fought, counted per counter (a Unit state is a counter), so an Obedient Amir that
+    stayed home while a Rebelling one was lent can be neither lost nor marked as used."""
     p = ctx.state.pieces
     u1, u2 = UNITS_OF[f]
-    if f == DS:
-        pools = {(s, u1): here[0], (s, u2): here[1]}
-        if helper != "none":
-            pools[(helper[0], u1)] = helper[1]
-            pools[(helper[0], u2)] = helper[2]
-    else:
-        pools = {(s, -1): here[0] + here[1]}
-        if helper != "none":
-            pools[(helper[0], -1)] = helper[1] + helper[2]
+    pools = {(s, u1): here[0], (s, u2): here[1]}
+    if helper != "none":
+        pools[(helper[0], u1)] = helper[1]
+        pools[(helper[0], u2)] = helper[2]
     removed = 0
     for _ in range(n):
-        options = []
-        for (where, group), left in pools.items():
-            if left > 0:
-                options.extend(
-                    (where, c) for c in ((group,) if group >= 0 else (u1, u2)) if p[where * NK + c]
-                )
+        options = tuple(
+            (where, c) for (where, c), left in pools.items() if left > 0 and p[where * NK + c]
+        )
         if not options:
             break
-        where, c = ctx.ask(f, "casualty", tuple(options), s)
-        pools[(where, c if f == DS else -1)] -= 1
+        where, c = ctx.ask(f, "casualty", options, s)
+        pools[(where, c)] -= 1
         run.movable(ctx.state, where, c)  # settle the used count before it shrinks
         run.use(where, c, -1)
         remove(ctx, where, c, 1)

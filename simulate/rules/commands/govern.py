@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..board import PROVINCE
 from ..context import Context
 from ..pieces import AMIR_OB, DS, GOVERNOR, NK, PT_GOVERNOR, PT_QASBAH, QASBAH, RAJA_OB
 from ..placement import place, remove
@@ -20,7 +19,10 @@ def options(rules, pieces: list[int], avail: list[int], s: int) -> list:
         out.append("governor")
     if pieces[b + GOVERNOR]:
         cap = rules.factions["DS"]["govern_removes"]
-        can_q = rules.board.kinds[s] == PROVINCE and not pieces[b + QASBAH] and avail[PT_QASBAH]
+        # 3.2.3: "In each selected space ... place a Qasbah" -- any selected space, Delhi and
+        # the Mongol Invasion Regions included (1.4.4 limits Structures per Province; it does
+        # not confine Qasbahs to Provinces). One Qasbah per space (Key Terms: Stacking).
+        can_q = not pieces[b + QASBAH] and avail[PT_QASBAH]
         for a in range(min(cap, pieces[b + AMIR_OB]) + 1):
             for r in range(min(cap - a, pieces[b + RAJA_OB]) + 1):
                 for q in range(2 if can_q else 1):  # Qasbah placed or not
