@@ -20,7 +20,7 @@ deck size) belong to the compiler.
 Variant file format (every section and key is optional except ``name`` and ``description``;
 values are absolute, not deltas; a ``{...}`` table is merged into the base key by key)::
 
-    name = "timurs-shadow"        # required; for built-ins it must equal the file name
+    name = "timurs-shadow"        # required; must equal the file name
     description = "one line"      # required, one line
 
     [rules]                       # optional rules -> raw["rules"]["flags"]
@@ -36,7 +36,7 @@ values are absolute, not deltas; a ``{...}`` table is merged into the base key b
     amir = 5                      # 0..32; the piece must belong to that box's faction
 
     [map]                         # -> raw["map"] (1.3)
-    prosperity = {Gujarat = 1, Malwa = 2}   # Provinces only, 0..4 each
+    prosperity = {Gujarat = 1, Sindh = 2}   # Provinces only, 1 or 2 each (1.3.1)
     prosperity_total = 18                   # 0..48; Delhi's starting VP (2.1, 5.1)
     add_adjacent = [["Sindh", "Malwa"]]     # pairs of spaces not already adjacent
     remove_adjacent = [["Andhra", "Tamilakam"]]  # pairs that are adjacent in the base map
@@ -410,7 +410,7 @@ SCHEMA = _Table(
         ),
         "map": _Table(
             {
-                "prosperity": _BySpace(_Int(0, 4), provinces_only=True),
+                "prosperity": _BySpace(_Int(1, 2), provinces_only=True),  # 1.3.1
                 "prosperity_total": _Int(0, 48),
                 "add_adjacent": _Pairs(adjacent=False),
                 "remove_adjacent": _Pairs(adjacent=True),
@@ -506,7 +506,7 @@ def _load_file(path: Path) -> Variant:
         message = " ".join(str(exc).split())
         raise DataError(f"{label}: invalid TOML ({message})") from None
     _check(content, label, _Ctx(folder=path.parent, names=None))
-    if path.parent.resolve() == VARIANTS_DIR.resolve() and content["name"] != path.stem:
+    if content["name"] != path.stem:  # a run names its variants; the file says which
         raise DataError(f"{label}: name: must equal the file name '{path.stem}'")
     return Variant(
         name=content["name"],

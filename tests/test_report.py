@@ -349,3 +349,52 @@ def test_a_confounded_comparison_shown_on_request_carries_a_loud_banner(runs, ot
     md = (tmp_path / "c" / "compare.md").read_text(encoding="utf-8")
     assert "**CONFOUNDED: not a rule comparison.**" in md and "DS=random" in md
     assert json.loads((tmp_path / "c" / "compare.json").read_text())["confounded"]
+
+
+def test_legends_stay_inside_the_canvas_of_a_single_variant_figure():
+    from simulate.analysis import figures
+
+    curves = pl.DataFrame(
+        {
+            "variant": ["base"] * 6,
+            "faction": ["DS", "DS", "BK", "BK", "VE", "VE"],
+            "turn": [1, 2, 1, 2, 1, 2],
+            "n": [10] * 6,
+            "mean": [1.0, 2.0, 1.0, 2.0, 1.0, 2.0],
+            "low": [0.5, 1.5, 0.5, 1.5, 0.5, 1.5],
+            "high": [1.5, 2.5, 1.5, 2.5, 1.5, 2.5],
+        }
+    )
+    fig = figures.over_turns(curves, ["base"], FACTIONS, title="t", ylabel="y")
+    renderer = fig.canvas.get_renderer()
+    fig.draw(renderer)
+    canvas = fig.bbox
+    for legend in fig.legends:
+        box = legend.get_window_extent(renderer)
+        assert canvas.x0 <= box.x0 and box.x1 <= canvas.x1 and canvas.y0 <= box.y0
+
+
+def test_the_win_rate_chart_marks_parity_and_does_not_waste_its_height():
+    from simulate.analysis import figures
+
+    rows = stats.win_rate_table(["DS", "BK", "VE"] * 30, FACTIONS, 0.95)
+    fig = figures.win_rates([{"variant": "base", **r} for r in rows], ["base"])
+    ax = fig.axes[0]
+    assert any(abs(line.get_ydata()[0] - 1 / 3) < 1e-9 for line in ax.get_lines())
+    assert ax.get_ylim()[1] < 0.8  # the rates are near a third: no axis up to 112%
+
+
+def test_the_report_shows_what_each_variant_changes(built):
+    out, _ = built
+    md = (out / "report.md").read_text(encoding="utf-8")
+    section = md[md.index("## What each variant changes") : md.index("## Win rates")]
+    assert "| timurs-shadow | `rules.timurs_shadow` | `True` |" in section
+    assert "| base | (nothing: the rules as printed) |" in section
+
+
+def test_code_spans_keep_their_stars_and_text_columns_are_left_aligned(built):
+    out, _ = built
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<code>" in page and "/games/*.parquet</code>" in page
+    assert '<th style="text-align:left">variant</th>' in page
+    assert '<nav class="toc">' in page and 'href="#win-rates"' in page

@@ -434,3 +434,29 @@ def test_hand_made_variant_is_checked_on_apply(raw):
     bogus = Variant("x", "x", None, {"name": "x", "description": "x", "oops": 1}, "0")
     with pytest.raises(DataError, match="^variant 'x': oops: unknown key"):
         apply_variant(raw, bogus)
+
+
+def test_a_user_variant_name_must_equal_its_file_name(tmp_path):
+    write(tmp_path, "", header='name = "other"\ndescription = "x"\n', name="mine.toml")
+    with pytest.raises(DataError, match="mine.toml: name: must equal the file name 'mine'"):
+        load_variant(tmp_path / "mine.toml")
+
+
+def test_a_map_error_from_a_variant_names_the_variant_file(tmp_path):
+    from simulate.rules.ruleset import load_rules
+
+    path = write(tmp_path, "[map]\nprosperity = {Gujarat = 1}\n")  # the total no longer holds
+    with pytest.raises(DataError, match=r"my\.toml \(\[map\] over map\.yaml\): prosperity_total"):
+        load_rules(load_variant(path))
+
+
+def test_the_prosperity_example_in_base_toml_is_valid_and_changes_the_map(tmp_path):
+    # 1.3.1: a Province's Prosperity is 1 or 2; base.toml documents what the checker allows
+    from simulate.rules.ruleset import load_rules
+
+    base = (VARIANTS_DIR / "base.toml").read_text(encoding="utf-8")
+    line = next(x for x in base.splitlines() if x.startswith("# prosperity = "))
+    assert "1 or 2" in line
+    example = line[2:].split("#")[0].strip()
+    rules = load_rules(load_variant(write(tmp_path, f"[map]\n{example}\n")))
+    assert rules.board.prosperity != load_rules(None).board.prosperity

@@ -129,10 +129,14 @@ def win_rates(
             hatch="//" if outcome == "tie" else None,
             edgecolor="white" if outcome != "tie" else "#777777",
         )
+        # two kinds of interval, told apart by shape: Goodman a wide pale band behind,
+        # Wilson a thin dark line with caps in front
         g = np.array(goo).T
-        ax.errorbar(xs, ys, yerr=g, fmt="none", ecolor="#9a9a9a", elinewidth=3.5, capsize=0)
+        ax.errorbar(
+            xs, ys, yerr=g, fmt="none", ecolor="#b8b8b8", elinewidth=7, capsize=0, alpha=0.85
+        )
         w = np.array(wil).T
-        ax.errorbar(xs, ys, yerr=w, fmt="none", ecolor="#c0392b", elinewidth=1.4, capsize=3)
+        ax.errorbar(xs, ys, yerr=w, fmt="none", ecolor="#7a1f14", elinewidth=1.4, capsize=4)
         for x, y, hi in zip(xs, ys, np.array(ys) + g[1], strict=True):
             ax.text(x, hi + 0.015, f"{100 * y:.1f}%", ha="center", va="bottom", fontsize=7.5)
     if not any(r["n"] for r in rows):
@@ -140,18 +144,29 @@ def win_rates(
     ax.set_xticks(range(nv))
     ax.set_xticklabels(variants)
     ax.set_xlim(-0.6, nv - 0.4)
-    ax.set_ylim(0, 1.12)
+    top = max((r["goodman_high"] for r in rows if r["n"]), default=0.5)
+    ax.set_ylim(0, min(1.0, max(0.45, top + 0.08)))  # room for the labels, not up to 100%
+    ax.axhline(1 / 3, color="#444444", lw=1, ls="--", zorder=0)
+    ax.annotate(
+        "parity (1/3)", (1.0, 1 / 3), xycoords=("axes fraction", "data"), xytext=(-4, 3),
+        textcoords="offset points", ha="right", fontsize=8, color="#444444",
+    )  # fmt: skip
     _pct_axis(ax)
     ax.set_ylabel("share of games won (%)")
     ax.set_xlabel("variant")
     ax.set_title("Win rate by faction (errored games excluded)")
     handles, labels = ax.get_legend_handles_labels()
     handles += [
-        Line2D([], [], color="#c0392b", lw=1.4, marker="_", markersize=8),
-        Line2D([], [], color="#9a9a9a", lw=3.5),
+        Line2D([], [], color="#7a1f14", lw=1.4, marker="_", markersize=8),
+        Line2D([], [], color="#b8b8b8", lw=7),
+        Line2D([], [], color="#444444", lw=1, ls="--"),
     ]
     level = f"{100 * confidence:g}%"
-    labels += [f"{level} Wilson interval", f"{level} Goodman (simultaneous)"]
+    labels += [
+        f"{level} Wilson interval (each rate)",
+        f"{level} Goodman (all rates at once)",
+        "parity: one third each",
+    ]
     ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
     ax.grid(axis="y", alpha=0.3)
     return fig
@@ -264,7 +279,8 @@ def over_turns(
     labels = [f"{f} ({FACTION_NAMES[f]}), mean" for f in factions]
     handles.append(Patch(color="#888888", alpha=0.3))
     labels.append(f"{100 * confidence:g}% interval of the mean")
-    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), fontsize=8.5)
+    # two legend columns at most: a one-panel figure is too narrow for one row of four
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(2, len(labels)), fontsize=8.5)
     fig.suptitle(title)
     return fig
 

@@ -154,3 +154,29 @@ def run_command(run: Run) -> str | None:
 def _lineup_text(entry: dict[str, Any]) -> str:
     s = entry.get("strategies") or {}
     return f"**{entry.get('name')}**: " + ", ".join(f"{f} `{v}`" for f, v in s.items())
+
+
+def variant_changes(run: Run) -> list[tuple[str, str, str]]:
+    """(variant, setting, value) of every key each variant's overlay sets (dotted paths),
+    so a reader sees what was changed beside the results, not only a description."""
+    rows = []
+    for entry in run.manifest.get("variants") or []:
+        content = {
+            k: v
+            for k, v in (entry.get("content") or {}).items()
+            if k not in ("name", "description")
+        }
+        flat = _flatten(content)
+        if not flat:
+            rows.append((str(entry.get("name")), "(nothing: the rules as printed)", ""))
+        rows += [(str(entry.get("name")), f"`{k}`", f"`{v}`") for k, v in flat]
+    return rows
+
+
+def _flatten(obj: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    if isinstance(obj, dict):
+        out: list[tuple[str, Any]] = []
+        for k, v in obj.items():
+            out += _flatten(v, f"{prefix}.{k}" if prefix else str(k))
+        return out
+    return [(prefix, obj)]

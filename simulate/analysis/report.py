@@ -37,6 +37,7 @@ from simulate.analysis.provenance import (
     provisional_status,
     provisional_text,
     run_command,
+    variant_changes,
 )
 from simulate.analysis.run import ReportError, Run, load_run
 from simulate.analysis.tables import (
@@ -140,8 +141,8 @@ def _context(
     fig(
         "win_rates",
         figures.win_rates(wins, variants, confidence),
-        f"Win rate per faction and variant; red: {lvl} Wilson interval, grey: {lvl} "
-        "Goodman simultaneous interval.",
+        f"Win rate per faction and variant; thin dark line: {lvl} Wilson interval of each "
+        f"rate; wide grey band: {lvl} Goodman simultaneous interval; dashed: parity (1/3).",
     )
 
     agreement = []
@@ -296,6 +297,7 @@ def _context(
                 for o in others
             ],
         ),
+        "changes": render.table(["variant", "setting", "value"], variant_changes(run)),
         "wins": win_table,
         "comparisons": compared,
         "agreement": agreement,

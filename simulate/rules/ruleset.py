@@ -77,9 +77,10 @@ def _fail(file: str, where: str, message: str) -> DataError:
     return DataError(f"{file}: {where}: {message}")
 
 
-def compile_board(raw_map: dict) -> Board:
-    """Validate map.yaml (Prosperity total, symmetry, confirmed non-adjacencies) and compile it."""
-    f = "map.yaml"
+def compile_board(raw_map: dict, source: str = "map.yaml") -> Board:
+    """Validate map.yaml (Prosperity total, symmetry, confirmed non-adjacencies) and compile it;
+    errors name ``source`` (the variant file whose ``[map]`` overlay made the map, if any)."""
+    f = source
     spaces = raw_map.get("spaces")
     if not isinstance(spaces, list) or not spaces:
         raise _fail(f, "spaces", "expected a list of spaces")
@@ -309,9 +310,9 @@ def _digest_files(paths: list[Path]) -> dict[str, str]:
     return out
 
 
-def compile_rules(raw: dict, variant: str = "base") -> Rules:
+def compile_rules(raw: dict, variant: str = "base", map_source: str = "map.yaml") -> Rules:
     """Validate the merged raw data and build the immutable Rules."""
-    board = compile_board(raw["map"])
+    board = compile_board(raw["map"], map_source)
     totals_raw = (raw["pieces"] or {}).get("pieces") or {}
     totals = []
     for name in P.PIECE_TYPES:
@@ -421,7 +422,15 @@ def _load_cached(key: str) -> Rules:
 
     variant = load_variant(None if key == "base" else key)
     raw = apply_variant(load_raw(), variant)
-    return compile_rules(raw, variant.name)
+    return compile_rules(raw, variant.name, _map_source(variant))
+
+
+def _map_source(variant: Any) -> str:
+    """Who to name in a map error: the variant's file when its ``[map]`` overlay is involved."""
+    if not (variant.content or {}).get("map"):
+        return "map.yaml"
+    where = str(variant.path) if variant.path is not None else f"variant {variant.name!r}"
+    return f"{where} ([map] over map.yaml)"
 
 
 def load_rules(variant: Any = None) -> Rules:
@@ -435,7 +444,7 @@ def load_rules(variant: Any = None) -> Rules:
     # a Variant object
     from ..variants import apply_variant
 
-    return compile_rules(apply_variant(load_raw(), variant), variant.name)
+    return compile_rules(apply_variant(load_raw(), variant), variant.name, _map_source(variant))
 
 
 def rules_digest(rules: Rules) -> str:
