@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 from pathlib import Path
 
 from setuptools import setup
@@ -96,12 +97,37 @@ class BuildNative(build_ext):
         if not self.parallel:
             self.parallel = os.cpu_count() or 1  # one C file per core
 
+    def _reuse(self, ext) -> bool:
+        """Reuse the compiled file in the source tree when the last build (its manifest there)
+        made it from the very source ``ext`` has now, with the same flags: copy it to where
+        this build puts its outputs instead of compiling again."""
+        if not hasattr(self, "_previous"):
+            try:
+                self._previous = json.loads((HERE / MANIFEST).read_text())
+            except (OSError, ValueError):
+                self._previous = {}
+        record = self._previous.get(ext.name) or {}
+        tree = HERE / self.get_ext_filename(ext.name)
+        if not (
+            tree.exists()
+            and record.get("sha256") == _native().source_digest(HERE / ext.py_source)
+            and record.get("flags") == ext.extra_compile_args
+        ):
+            return False
+        target = Path(self.get_ext_fullpath(ext.name))
+        if target.resolve() != tree.resolve():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(tree, target)
+        return True
+
     def build_extensions(self) -> None:
         super().build_extensions()
         # what failed is not an output: the install goes on with those modules as Python
         self.extensions = [e for e in self.extensions if e.name not in self.failed]
 
     def build_extension(self, ext) -> None:
+        if self._reuse(ext):  # built before from this very source: a second
+            return  # `pip install -e .` (the README's test command) compiles nothing
         try:
             super().build_extension(ext)
         except Exception as exc:  # no compiler, or a compiler error: the module stays Python
@@ -122,7 +148,11 @@ class BuildNative(build_ext):
         built = {}
         for ext, path in outputs:
             if os.path.exists(path):
-                built[ext.name] = {"source": ext.py_source, "sha256": digest(HERE / ext.py_source)}
+                built[ext.name] = {
+                    "source": ext.py_source,
+                    "sha256": digest(HERE / ext.py_source),
+                    "flags": ext.extra_compile_args,
+                }
         root = HERE if self.inplace else Path(self.build_lib)
         out = root / MANIFEST
         out.parent.mkdir(parents=True, exist_ok=True)

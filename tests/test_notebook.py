@@ -29,10 +29,10 @@ def _outputs(nb, tag: str) -> str:
 
 
 def test_notebook_runs_and_shows_the_win_rate_table(tmp_path, monkeypatch):
-    run = tmp_path / "tiny-run"
+    run = NOTEBOOK.parents[1] / "runs" / f"notebook-test-{tmp_path.name}"  # a relative VSIM_RUN
     study = specs.Study.create(games=20, seed=5, variants=["base", "timurs-shadow"])
     runs.run(study, run, jobs=1)
-    monkeypatch.setenv("VSIM_RUN", str(run))
+    monkeypatch.setenv("VSIM_RUN", str(run.relative_to(NOTEBOOK.parents[1])))
     monkeypatch.delenv("VSIM_VARIANT_A", raising=False)
     monkeypatch.delenv("VSIM_VARIANT_B", raising=False)
 
@@ -41,7 +41,7 @@ def test_notebook_runs_and_shows_the_win_rate_table(tmp_path, monkeypatch):
         nb,
         timeout=120,
         kernel_name="python3",
-        resources={"metadata": {"path": str(NOTEBOOK.parent)}},
+        resources={"metadata": {"path": str(NOTEBOOK.parent)}},  # the kernel starts here
     )
     client.execute()  # raises CellExecutionError on any failing cell
 
@@ -50,11 +50,13 @@ def test_notebook_runs_and_shows_the_win_rate_table(tmp_path, monkeypatch):
     ]
     assert not errors
     table = _outputs(nb, "win-rate-table")
-    for word in ("DS", "BK", "VE", "tie", "wilson_low", "goodman_high", "timurs-shadow"):
+    for word in ("DS", "BK", "VE", "unresolved tie", "95% Wilson", "95% Goodman", "timurs-shadow"):
         assert word in table, word
-    assert "(8, 9)" in table  # 2 variants x 4 outcomes, 9 columns
+    assert "(8, 7)" in table  # 2 variants x 4 outcomes, 7 columns
+    assert "%" in table and "0.3333" not in table  # rates as percentages, not raw floats
     paired = _outputs(nb, "paired-comparison")
     assert "paired on 20 games" in paired and "McNemar p" in paired
+    assert "vsim plan --delta 0.03 --paired-rho 0." in paired  # the number it tells you to use
     images = [
         o
         for c in nb.cells
@@ -63,3 +65,6 @@ def test_notebook_runs_and_shows_the_win_rate_table(tmp_path, monkeypatch):
         if "image/png" in o.get("data", {})
     ]
     assert len(images) == 2
+    import shutil
+
+    shutil.rmtree(run, ignore_errors=True)
