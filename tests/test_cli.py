@@ -260,3 +260,19 @@ def test_a_resumed_run_counts_its_speed_and_eta_from_its_own_games(capsys, monke
     err = capsys.readouterr().err
     assert "resuming: 50 of 100 games already there" in err
     assert "progress: 60/100 games (60%), 1.0 games/s, ETA 0:00:40" in err
+
+
+def test_replay_reads_like_the_game_card_titles_space_names_and_headers(study_dir):
+    from simulate.rules.ruleset import load_rules
+
+    out, _ = study_dir
+    rules = load_rules(None)
+    result = vsim("replay", str(out), "--game", "2", "--variant", "base")
+    lines = result.stdout.splitlines()
+    assert lines[1].split()[:4] == ["card", "id", "title", "faction"]
+    titles = {c.title[:28] for c in rules.cards}
+    assert any(title in line for line in lines[2:] for title in titles)
+    traced = vsim("replay", str(out), "--game", "2", "--variant", "base", "--trace")
+    rows = [line.split(None, 3) for line in traced.stdout.splitlines()[2:-2]]
+    spaces = [r[3] for r in rows if len(r) == 4 and r[2] == "space" and r[3] != "done"]
+    assert spaces and all(s in rules.board.names for s in spaces)

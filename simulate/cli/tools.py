@@ -52,16 +52,22 @@ def replay(
         )
         ctx.exit(1)
     result = outcome.result
+    names = _Names(replay_rules(directory, row["variant"]))
     if trace and result.actions is not None:
+        click.echo(f"{'card':>4} {'who':<3} {'decision':<24} choice")
         for a in result.actions:
-            click.echo(f"{a.turn:>3} {a.faction:<2} {a.kind:<24} {a.option}")
+            click.echo(f"{a.turn:>4} {a.faction:<3} {a.kind:<24} {names.option(a.kind, a.option)}")
     else:
+        click.echo(
+            f"{'card':>4} {'id':<4} {'title':<28} {'faction':<7} {'action':<40} {'VP':>3} "
+            f"{'Res':>4}"
+        )
         for t in result.turns:
             what = t.action + (f" {t.command}" if t.command else "")
             what += f" + {t.decree}" if t.decree else ""
             click.echo(
-                f"{t.turn:>3} {t.card_id:<8} {t.card_kind:<10} {t.faction:<2} {what:<36} "
-                f"vp {t.vp:>3} res {t.resources:>3}"
+                f"{t.turn:>4} {t.card_id:<4} {names.card(t.card_id, t.card_kind):<28.28} "
+                f"{t.faction:<7} {what:<40} {t.vp:>3} {t.resources:>4}"
             )
     vp = ", ".join(f"{f} {result.vp.get(f)}" for f in FACTIONS)
     click.echo(f"winner {result.winner or 'none (tie)'}; VP {vp}; tiebreak {result.tiebreak}")
@@ -79,6 +85,36 @@ def replay(
         )
         ctx.exit(1)
     click.echo(f"final state digest matches the record ({result.state_digest})")
+
+
+class _Names:
+    """Card titles and space names for a person reading a replay (decisions.py: options
+    that are space ids are shown as names)."""
+
+    SPACE_KINDS = frozenset(
+        {"space", "demand_obedience", "campaign_origin", "campaign_step", "build"}
+        | {"compel_space", "mongol_attack_space", "plunder_troop", "event_space"}
+    )
+
+    def __init__(self, rules) -> None:
+        self.spaces = rules.board.names
+        self.titles = {c.id: c.title for c in rules.cards}
+
+    def card(self, card_id: str, kind: str) -> str:
+        return self.titles.get(card_id) or kind
+
+    def option(self, kind: str, option: str) -> str:
+        if kind in self.SPACE_KINDS and option.isdigit() and int(option) < len(self.spaces):
+            return self.spaces[int(option)]
+        return option
+
+
+def replay_rules(directory: Path, variant: str):
+    """The compiled Rules of a run's variant (for names only)."""
+    from simulate.study.batch import compiled_rules
+    from simulate.study.replay import study_from_manifest
+
+    return compiled_rules(study_from_manifest(directory)[2][variant])
 
 
 # ---------------------------------------------------------------------------------------------
