@@ -511,3 +511,35 @@ def ladder(gains: Sequence[Any], confidence: float = 0.95) -> Figure:
         ax.grid(axis="x", alpha=0.3)
     fig.suptitle(f"Deviation gain against the field, {level} paired intervals")
     return fig
+
+
+def sweep(
+    rows: Sequence[Mapping[str, Any]], variants: Sequence[str], key: str, confidence: float = 0.95
+) -> Figure:
+    """Each Faction's win rate against the swept value (one variant per value), with its
+    Wilson interval, and the parity line."""
+    fig = _figure(7.5, 4.2)
+    ax = fig.add_subplot()
+    values = [v.split("=", 1)[1] if "=" in v else v for v in variants]
+    by_key = {(r["variant"], r["faction"]): r for r in rows}
+    x = np.arange(len(variants))
+    for j, f in enumerate(FACTIONS):
+        pts = [by_key.get((v, f)) for v in variants]
+        rate = np.array([p["rate"] if p else np.nan for p in pts])
+        lo = np.array([p["wilson_low"] if p else np.nan for p in pts])
+        hi = np.array([p["wilson_high"] if p else np.nan for p in pts])
+        off = (j - 1) * 0.06
+        ax.errorbar(
+            x + off, rate, yerr=[rate - lo, hi - rate], color=FACTION_COLOURS[f], marker="o",
+            capsize=3, lw=1.8, label=f"{f} ({FACTION_NAMES[f]})",
+        )  # fmt: skip
+    ax.axhline(1 / 3, color="#444444", lw=1, ls="--", label="parity (1/3)")
+    ax.set_xticks(x)
+    ax.set_xticklabels(values)
+    ax.set_xlabel(key)
+    _pct_axis(ax)
+    ax.set_ylabel("share of games won (%)")
+    ax.set_title(f"Win rate against {key} ({100 * confidence:g}% Wilson intervals)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize=8.5)
+    return fig

@@ -156,6 +156,15 @@ def _context(
             if len(comps) == len(run.lineups):
                 agreement.append(compare_mod.lineup_agreement(comps, run.lineups))
 
+    swept = (run.manifest.get("sweep") or {}).get("key")
+    if swept:
+        fig(
+            "sweep",
+            figures.sweep(wins, variants, swept, confidence),
+            f"Each Faction's win rate against `{swept}`, one variant per value, all on the "
+            f"same seeds; bars: {lvl} Wilson intervals; dashed: parity.",
+        )
+
     compared = []
     for i, comp in enumerate(comparisons):
         if isinstance(comp, str):
@@ -301,6 +310,7 @@ def _context(
         "wins": win_table,
         "comparisons": compared,
         "agreement": agreement,
+        "swept": swept,
         "vp": vp_table,
         "mongols": mongol_table,
         "length": length_table,

@@ -113,6 +113,16 @@ def progress_bar(enabled: bool) -> Any:
     "under each lineup side by side.",
 )  # fmt: skip
 @click.option(
+    "--set", "settings", multiple=True, metavar="KEY=VALUE",
+    help="Change one key of every variant without a file, e.g. combat.fort_penalty=2 "
+    "(repeatable; keys as in simulate/data/variants/base.toml).",
+)  # fmt: skip
+@click.option(
+    "--sweep", default=None, metavar="KEY=V1,V2,...",
+    help="One variant per value of KEY (on top of the first --variant), on the same seeds; "
+    "the report plots each Faction's win rate against the value.",
+)  # fmt: skip
+@click.option(
     "--variant", "variant", multiple=True, metavar="NAME|PATH",
     help="Rule variant (repeatable); every variant plays the same game seeds. Default: base.",
 )  # fmt: skip
@@ -151,6 +161,8 @@ def run(
     jobs: int | None,
     strategy: tuple[str, ...],
     lineup: tuple[str, ...],
+    settings: tuple[str, ...],
+    sweep: str | None,
     variant: tuple[str, ...],
     out: Path | None,
     trace: bool,
@@ -186,7 +198,7 @@ def run(
             f"--decision-timeout must be a positive number of seconds, got {decision_timeout}"
         )
     try:
-        study = Study.create(games, seed, strategy, variant, trace, lineup)
+        study = Study.create(games, seed, strategy, variant, trace, lineup, settings, sweep)
     except RunError as exc:
         raise InputError(str(exc)) from None
     out = out if out is not None else runner.default_out()

@@ -47,9 +47,9 @@ def study_from_manifest(directory: Path) -> tuple[dict[str, Any], dict[str, str]
                 v = load_variant(entry["name"])
             if v is not None and v.digest != entry.get("digest"):
                 v = None
-        elif path is None:
+        elif path is None and entry.get("digest") == BASE.digest:
             v = BASE
-        elif Path(path).is_file():
+        elif path is not None and Path(path).is_file():
             with contextlib.suppress(DataError):
                 v = load_variant(Path(path))
             if v is not None and v.digest != entry.get("digest"):

@@ -319,16 +319,20 @@ def strategy_params(strategies: dict[str, str]) -> dict[str, Any]:
 
 def new_manifest(study: Study, out: Path) -> dict[str, Any]:
     """The manifest of a new run of ``study`` into ``out``."""
-    return manifest_mod.provenance(study.data_files) | {
-        "run_id": study.run_id,
-        "config": study.config(),
-        "master_seed": study.seed,
-        "strategies": {f: study.strategies[f] for f in FACTIONS},
-        "strategy_params": strategy_params(study.strategies),
-        "lineups": [
-            {"name": n, "strategies": s, "strategy_params": strategy_params(s)}
-            for n, s in study.lineups
-        ],
-        "variants": [manifest_mod.variant_entry(v, out) for v in study.variants],
-        "tables": {t: f"{t}/part-<variant>-<first>-<last>.parquet" for t in records.TABLES},
-    }
+    return (
+        manifest_mod.provenance(study.data_files)
+        | {
+            "run_id": study.run_id,
+            "config": study.config(),
+            "master_seed": study.seed,
+            "strategies": {f: study.strategies[f] for f in FACTIONS},
+            "strategy_params": strategy_params(study.strategies),
+            "lineups": [
+                {"name": n, "strategies": s, "strategy_params": strategy_params(s)}
+                for n, s in study.lineups
+            ],
+            "variants": [manifest_mod.variant_entry(v, out) for v in study.variants],
+            "tables": {t: f"{t}/part-<variant>-<first>-<last>.parquet" for t in records.TABLES},
+        }
+        | ({"sweep": {"key": study.sweep}} if study.sweep else {})
+    )

@@ -115,16 +115,29 @@ def check_strategies(strategies: dict[str, str]) -> None:
             raise RunError(f"strategy for {faction}: {_one_line(exc)}") from None
 
 
-def load_variants(refs: Sequence[str] | None) -> tuple[Any, ...]:
-    """The variants named by ``--variant`` (names or paths); the base when none is given."""
+def load_variants(
+    refs: Sequence[str] | None,
+    settings: Sequence[str] = (),
+    sweep: str | None = None,
+) -> tuple[Any, ...]:
+    """The variants named by ``--variant`` (names or paths; the base when none is given),
+    each with the ``--set KEY=VALUE`` settings; with ``--sweep KEY=V1,V2,...``, one variant
+    per value on top of the first (``simulate.overrides``)."""
+    from simulate import overrides
     from simulate.variants import load_variant
 
+    try:
+        chosen = [load_variant(ref) for ref in refs or (None,)]
+        pairs = [overrides.parse_setting(x) for x in settings]
+        if pairs:
+            chosen = [overrides.with_settings(v, pairs) for v in chosen]
+        if sweep is not None:
+            key, values = overrides.parse_sweep(sweep)
+            chosen = overrides.sweep(chosen[0], key, values)
+    except DataError as exc:
+        raise RunError(_one_line(exc)) from None
     out = []
-    for ref in refs or (None,):
-        try:
-            variant = load_variant(ref)
-        except DataError as exc:
-            raise RunError(_one_line(exc)) from None
+    for variant in chosen:
         try:
             compiled_rules(variant)  # checked against the data now, not in every game
         except DataError as exc:
@@ -161,6 +174,7 @@ class Study:
     variant_files: dict[str, str] = field(default_factory=dict, compare=False)
     # several lineups (name, strategies) on the same seeds; empty: one, ``strategies``
     lineups: tuple[tuple[str, dict[str, str]], ...] = ()
+    sweep: str | None = None  # the key of a --sweep (one variant per value)
 
     @classmethod
     def create(
@@ -171,6 +185,8 @@ class Study:
         variants: Sequence[str] | None = None,
         trace: bool = False,
         lineups: Sequence[str] | None = None,
+        settings: Sequence[str] = (),
+        sweep: str | None = None,
     ) -> Study:
         """A checked study, or RunError (one line) on any bad input.
 
@@ -192,7 +208,7 @@ class Study:
             chosen = parse_strategies(strategies)
         check_strategies(chosen)
         named = parse_lineups(lineups, chosen)
-        loaded = load_variants(variants)
+        loaded = load_variants(variants, settings, sweep)
         files = manifest_mod.data_files()
         extra = {}
         for v in loaded:
@@ -202,7 +218,8 @@ class Study:
                     extra[v.name] = manifest_mod.sha256_file(Path(v.path).parent / events)
                 except OSError as exc:
                     raise RunError(f"{v.path}: deck.events_file: {exc.strerror}") from None
-        return cls(games, seed, chosen, loaded, bool(trace), files, extra, named)
+        key = sweep.partition("=")[0].strip() if sweep else None
+        return cls(games, seed, chosen, loaded, bool(trace), files, extra, named, key)
 
     def config(self) -> dict[str, Any]:
         """The JSON config of the study (recorded in the manifest, compared on resume)."""
