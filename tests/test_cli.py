@@ -276,3 +276,26 @@ def test_replay_reads_like_the_game_card_titles_space_names_and_headers(study_di
     rows = [line.split(None, 3) for line in traced.stdout.splitlines()[2:-2]]
     spaces = [r[3] for r in rows if len(r) == 4 and r[2] == "space" and r[3] != "done"]
     assert spaces and all(s in rules.board.names for s in spaces)
+
+
+def test_run_and_compare_print_json_for_scripts(tmp_path):
+    import json
+
+    from cli_support import run_process
+
+    out = tmp_path / "j"
+    proc = run_process(
+        "run", "--games", "6", "--jobs", "1", "--json", "--out", str(out),
+        "--variant", "base", "--variant", "timurs-shadow",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)  # stdout holds the JSON object only
+    assert data["played"] == 12 and [v["variant"] for v in data["variants"]] == [
+        "base",
+        "timurs-shadow",
+    ]
+    ds = data["variants"][0]["factions"]["DS"]
+    assert 0 <= ds["low"] <= ds["win_rate"] <= ds["high"] <= 1
+    cmp = run_process("compare", str(out), "--variants", "base", "timurs-shadow", "--json")
+    assert cmp.returncode == 0, cmp.stderr
+    assert json.loads(cmp.stdout)["paired_games"] == 6

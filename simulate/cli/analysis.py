@@ -114,6 +114,9 @@ def report(
     help="Compare runs that differ in more than the rules (bots, engine, data) anyway, "
     "under a warning.",
 )  # fmt: skip
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the comparison as JSON on stdout (scripts)."
+)
 def compare(
     directories: tuple[Path, ...],
     variants: tuple[str, str] | None,
@@ -121,6 +124,7 @@ def compare(
     confidence: float,
     boot: int,
     confounded: bool,
+    as_json: bool,
 ) -> None:
     """Compare two variants game by game on their common seeds (DIR --variants A B, or DIR_A DIR_B).
 
@@ -141,6 +145,9 @@ def compare(
         raise AnalysisInputError(str(exc)) from None
     except cmp.ReportError as exc:
         raise AnalysisInputError(str(exc)) from None
+    if as_json:
+        click.echo(files.json.read_text(encoding="utf-8").strip())
+        return
     _print_comparison(comp)
     click.echo(f"Wrote {files.markdown}, {files.figure.name} and {files.json.name}")
 

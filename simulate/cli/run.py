@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 import traceback
@@ -146,6 +147,10 @@ def progress_bar(enabled: bool) -> Any:
 )  # fmt: skip
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option(
+    "--json", "as_json", is_flag=True,
+    help="Print the summary as one JSON object on stdout (for scripts) instead of a table.",
+)  # fmt: skip
+@click.option(
     "--decision-timeout", type=float, default=None, metavar="SECONDS",
     help="Fail a game whose strategy takes longer than this on one decision.",
 )  # fmt: skip
@@ -171,6 +176,7 @@ def run(
     force: bool,
     chunk_size: int | None,
     quiet: bool,
+    as_json: bool,
     decision_timeout: float | None,
     report: bool,
 ) -> None:
@@ -236,13 +242,52 @@ def run(
             err=True,
         )
         ctx.exit(1)
-    _print_report(console, outcome, study)
+    if as_json:
+        click.echo(json.dumps(_summary_json(outcome, study), allow_nan=False))
+    else:
+        _print_report(console, outcome, study)
     if report:
-        _write_report(out)
+        _write_report(out, quiet=as_json)
     ctx.exit(outcome.exit_code)
 
 
-def _write_report(out: Path) -> None:
+def _summary_json(report: runner.RunReport, study: Study) -> dict[str, Any]:
+    """The run's summary for scripts: where its data is, and per variant (x lineup) and
+    Faction the wins, win rate with its 95% Wilson interval and mean VP."""
+    labels = [cell_label(v.name, lineup) for _, v, lineup, _ in study.cells()]
+
+    def num(x: float | None) -> float | None:
+        return None if x is None or x != x else round(x, 6)
+
+    return {
+        "run_id": report.run_id,
+        "out": str(report.out),
+        "played": report.played,
+        "already": report.already,
+        "failures": len(report.failures),
+        "variants": [
+            {
+                "variant": s.variant,
+                "games": s.games,
+                "failures": s.failures,
+                "ties": s.ties,
+                "factions": {
+                    f: {
+                        "wins": fs.wins,
+                        "win_rate": num(fs.win_rate),
+                        "low": num(fs.low),
+                        "high": num(fs.high),
+                        "mean_vp": num(fs.mean_vp),
+                    }
+                    for f, fs in s.factions.items()
+                },
+            }
+            for s in summarize(report.outcomes, labels)
+        ],
+    }
+
+
+def _write_report(out: Path, quiet: bool = False) -> None:
     """The balance report of the run just made; a failure here never loses the dataset."""
     from simulate.analysis.report import ReportError, build_report
 
@@ -253,7 +298,7 @@ def _write_report(out: Path) -> None:
             f"Warning: no report written ({_one_line(str(exc))}); try `vsim report {out}`", err=True
         )
         return
-    click.echo(f"Report: {files.html}")
+    click.echo(f"Report: {files.html}", err=quiet)
 
 
 def _console() -> Any:
