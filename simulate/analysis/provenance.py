@@ -113,11 +113,10 @@ def provenance_rows(run: Run) -> list[tuple[str, str]]:
         ("Run", f"`{run.directory}` (run id `{man.get('run_id', '?')}`)"),
         ("N games", f"{total} ({'; '.join(per_variant)})"),
         ("Master seed", str(run.master_seed)),
-        ("Strategies", strat),
         *(
             [("Lineups", "; ".join(_lineup_text(e) for e in run.manifest.get("lineups") or []))]
             if run.lineups
-            else []
+            else [("Strategies", strat)]
         ),
         ("Variants", variants),
         ("Package", f"{pkg.get('name', manifest_mod.PACKAGE)} {pkg.get('version', '?')}"),
