@@ -38,6 +38,13 @@ def _console() -> Any:
     return Console(width=140)
 
 
+CONFOUNDED = click.option(
+    "--confounded", is_flag=True,
+    help="Compare runs that differ in more than the rules (bots, engine, data) anyway, "
+    "under a warning.",
+)  # fmt: skip
+
+
 def _check_confidence(confidence: float) -> None:
     if not 0.0 < confidence < 1.0:
         raise AnalysisInputError(f"--confidence must be in (0, 1), got {confidence}")
@@ -61,11 +68,7 @@ def _check_confidence(confidence: float) -> None:
     "--confidence", type=float, default=0.95, show_default=True,
     help="Confidence level of every interval.",
 )  # fmt: skip
-@click.option(
-    "--confounded", is_flag=True,
-    help="Compare runs that differ in more than the rules (bots, engine, data) anyway, "
-    "under a warning.",
-)  # fmt: skip
+@CONFOUNDED
 def report(
     directory: Path,
     compare_dirs: tuple[Path, ...],
@@ -109,11 +112,7 @@ def report(
     "--boot", type=int, default=2000, show_default=True,
     help="Bootstrap resamples of the VP difference.",
 )  # fmt: skip
-@click.option(
-    "--confounded", is_flag=True,
-    help="Compare runs that differ in more than the rules (bots, engine, data) anyway, "
-    "under a warning.",
-)  # fmt: skip
+@CONFOUNDED
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the comparison as JSON on stdout (scripts)."
 )

@@ -23,17 +23,10 @@ from typing import Any
 from simulate.result import FACTIONS
 from simulate.study import dataset, records
 from simulate.study import manifest as manifest_mod
-from simulate.study.backends import default_jobs, open_backend
-from simulate.study.batch import Batch, missing_runs, plan, play, safe_name
+from simulate.study.backends import default_jobs
+from simulate.study.batch import Batch, missing_runs, plan, safe_name
 from simulate.study.errors import RunError
-from simulate.study.runs import (
-    Progress,
-    check_out_dir,
-    commit,
-    locked,
-    strategy_params,
-    wipe,
-)
+from simulate.study.runs import Progress, out_folder, play_into, strategy_params
 from simulate.study.specs import MAX_GAMES, check_strategies, load_variants, parse_strategies
 
 FIELD = "field"
@@ -177,57 +170,36 @@ def play_ladder(
     out = Path(out)
     progress = progress or Progress()
     jobs = default_jobs() if jobs is None else jobs
-    check_out_dir(out, ladder, force)  # type: ignore[arg-type]  (duck-typed: config())
-    with open_backend(backend, jobs, scheduler) as be:
+    with out_folder(out, ladder, force, backend, jobs, scheduler) as (be, old):
+        started = time.perf_counter()
+        done = done_by_rung(out, ladder)
+        rungs = {r.key: r for r in ladder.rungs()}
+        total = sum(r.games for r in rungs.values())
+        already = sum(len(done.get(k, ())) for k in rungs)
+        todo = {k: missing_runs(r.games, done.get(k, set())) for k, r in rungs.items()}
+        rung = {k: r.strategies for k, r in rungs.items()}
+        work = [  # each row's lineup column names its rung
+            Batch(c, ladder.variant, rung[c.variant], ladder.seed, ladder.run_id, lineup=c.variant)
+            for c in plan(todo, None, be.workers)
+        ]
+        man = old or _new_manifest(ladder, out)
+        man["status"] = "running"
+        man.setdefault("sessions", []).append(
+            {"start_time": manifest_mod.now(), "backend": be.description, "command": command}
+        )
+        manifest_mod.write(out, man)
+        progress.start(total, already)
+        played = 0
+        status = "incomplete"
         try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise RunError(f"cannot create output {out}: {exc.strerror}") from None
-        with locked(out):
-            old = check_out_dir(out, ladder, force)  # type: ignore[arg-type]
-            if old is None:
-                wipe(out)
-            started = time.perf_counter()
-            dataset.clean(out)
-            done = done_by_rung(out, ladder)
-            rungs = {r.key: r for r in ladder.rungs()}
-            total = sum(r.games for r in rungs.values())
-            already = sum(len(done.get(k, ())) for k in rungs)
-            todo = {k: missing_runs(r.games, done.get(k, set())) for k, r in rungs.items()}
-            work = [
-                Batch(
-                    c,
-                    ladder.variant,
-                    rungs[c.variant].strategies,
-                    ladder.seed,
-                    ladder.run_id,
-                    lineup=c.variant,
-                )
-                for c in plan(todo, None, be.workers)
-            ]
-            man = old or _new_manifest(ladder, out)
-            man["status"] = "running"
-            man.setdefault("sessions", []).append(
-                {"start_time": manifest_mod.now(), "backend": be.description, "command": command}
-            )
+            for result in play_into(out, work, be, progress):
+                played += len(result.chunk)
+            status = "complete"
+        finally:
+            man["status"] = status
+            man["end_time"] = manifest_mod.now()
+            man["sessions"][-1]["games_played"] = played
             manifest_mod.write(out, man)
-            progress.start(total, already)
-            played = 0
-            status = "incomplete"
-            try:
-                for result in play(work, backend=be):
-                    commit(out, result)
-                    played += len(result.chunk)
-                    progress.advance(len(result.chunk))
-                status = "complete"
-            finally:
-                for name in records.TABLES:
-                    if (out / name).is_dir():
-                        dataset.fsync_dir(out / name)
-                man["status"] = status
-                man["end_time"] = manifest_mod.now()
-                man["sessions"][-1]["games_played"] = played
-                manifest_mod.write(out, man)
     fails = dataset.failures(out) if status == "complete" else []
     return LadderRun(
         out, ladder.run_id, played, already, total, fails, time.perf_counter() - started,

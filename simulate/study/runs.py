@@ -189,17 +189,49 @@ def run(
     jobs = default_jobs() if jobs is None else jobs
     if chunk is not None and chunk < 1:
         raise RunError(f"--chunk-size must be a positive integer, got {chunk}")
-    old = check_out_dir(out, study, force)
+    with out_folder(out, study, force, backend, jobs, scheduler) as (be, old):
+        return _run_locked(study, out, be, old, chunk, progress, command, decision_timeout)
+
+
+@contextlib.contextmanager
+def out_folder(
+    out: Path, spec: Any, force: bool, backend: str, jobs: int, scheduler: str | None
+) -> Iterator[tuple[Backend, dict[str, Any] | None]]:
+    """Check ``out`` for ``spec`` (a study or ladder: anything with ``config()``), open the
+    backend, create and lock the folder, and yield (backend, the manifest of the run being
+    resumed, or None for a new one). A RunError before the yield leaves ``out`` untouched."""
+    check_out_dir(out, spec, force)
     with open_backend(backend, jobs, scheduler) as be:
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise RunError(f"cannot create output {out}: {exc.strerror}") from None
         with locked(out):
-            old = check_out_dir(out, study, force)  # again, now that we hold the lock
+            old = check_out_dir(out, spec, force)  # again, now that we hold the lock
             if old is None:
                 wipe(out)  # nothing, or a different run that --force replaces
-            return _run_locked(study, out, be, old, chunk, progress, command, decision_timeout)
+            dataset.clean(out)
+            yield be, old
+
+
+def play_into(
+    out: Path,
+    work: list[Batch],
+    be: Backend,
+    progress: Progress,
+    decision_timeout: float | None = None,
+) -> Iterator[BatchResult]:
+    """Play ``work`` on ``be``, writing each finished batch's shards into ``out`` as it lands
+    (and yielding it); the tables' folders are fsynced however it ends."""
+    try:
+        for result in play(work, backend=be, decision_timeout=decision_timeout):
+            commit(out, result)
+            progress.advance(len(result.chunk))
+            yield result
+    finally:
+        for name in records.TABLES:
+            if (out / name).is_dir():
+                dataset.fsync_dir(out / name)
 
 
 def _run_locked(
@@ -213,7 +245,6 @@ def _run_locked(
     decision_timeout: float | None = None,
 ) -> RunReport:
     started = time.perf_counter()
-    dataset.clean(out)
     done = done_cells(out, study)
     cells = {
         key: (variant, strategies, lineup) for key, variant, lineup, strategies in study.cells()
@@ -249,15 +280,10 @@ def _run_locked(
     outcome: dict[str, list[Any]] = {}
     status = "incomplete"
     try:
-        for result in play(work, backend=be, decision_timeout=decision_timeout):
-            commit(out, result)
+        for result in play_into(out, work, be, progress, decision_timeout):
             played += len(result.chunk)
-            progress.advance(len(result.chunk))
         status = "complete"
     finally:
-        for name in records.TABLES:
-            if (out / name).is_dir():
-                dataset.fsync_dir(out / name)
         session["end_time"] = manifest_mod.now()
         session["games_played"] = played
         man["status"] = status
