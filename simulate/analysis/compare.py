@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,10 +72,12 @@ class Comparison:
     wins: list[dict[str, Any]] = field(default_factory=list)
     vp: list[dict[str, Any]] = field(default_factory=list)
     confounded: list[str] = field(default_factory=list)  # what differs besides the rules
+    overall: dict[str, float] = field(default_factory=dict)  # Stuart-Maxwell, all outcomes
 
     def to_json(self) -> dict[str, Any]:
         return {
             "confounded": self.confounded,
+            "overall": self.overall,
             "a": {
                 "run": str(self.a.run.directory),
                 "variant": self.a.variant,
@@ -295,8 +298,43 @@ def compare(
         )
         vp.append({"faction": f, **row})
     return Comparison(
-        a, b, confidence, ok.height, wins=wins, vp=vp, confounded=confounded, **counts
+        a,
+        b,
+        confidence,
+        ok.height,
+        wins=wins,
+        vp=vp,
+        confounded=confounded,
+        overall=stuart_maxwell(win_a, win_b),
+        **counts,
     )
+
+
+def stuart_maxwell(win_a: Sequence[str], win_b: Sequence[str]) -> dict[str, float]:
+    """One test across all outcomes (DS, BK, VE, tie) of two paired sides: Stuart-Maxwell's
+    test of marginal homogeneity on the paired winner table (statsmodels)."""
+    import numpy as np
+    from statsmodels.stats.contingency_tables import SquareTable
+
+    index = {o: i for i, o in enumerate(OUTCOMES)}
+    table = np.zeros((len(OUTCOMES), len(OUTCOMES)))
+    for x, y in zip(win_a, win_b, strict=True):
+        table[index[x], index[y]] += 1
+    seen = [i for i in range(len(OUTCOMES)) if table[i].sum() + table[:, i].sum() > 0]
+    table = table[np.ix_(seen, seen)]
+    if len(seen) < 2 or not (table - np.diag(np.diag(table))).any():
+        return {"statistic": 0.0, "df": float(max(0, len(seen) - 1)), "p_value": 1.0}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a singular table gives nan, said as such below
+            result = SquareTable(table, shift_zeros=False).homogeneity()
+        return {
+            "statistic": float(result.statistic),
+            "df": float(result.df),
+            "p_value": float(result.pvalue),
+        }
+    except (ValueError, np.linalg.LinAlgError):  # a singular table: no test possible
+        return {"statistic": math.nan, "df": float(len(seen) - 1), "p_value": math.nan}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -108,8 +108,10 @@ def html(template: str, page_title: str, **context: Any) -> str:
         if tok.type == "heading_open" and tok.tag == "h2"
     ]
     body = md.renderer.render(tokens, md.options, {})
-    # The contents go after the header block (title, warning, provenance): before the 2nd h2.
-    cut = body.find("<h2", body.find("<h2") + 1)
+    # The contents go after the header block (title, warning, verdict, provenance): before the
+    # h2 that follows the Provenance section (else the second h2).
+    start = body.find('<h2 id="provenance"')
+    cut = body.find("<h2", (start if start >= 0 else body.find("<h2")) + 1)
     head, rest = (body[:cut], body[cut:]) if cut > 0 else (body, "")
     page = environment().get_template("page.html.j2")
     return page.render(title=page_title, head=Markup(head), toc=toc, body=Markup(rest))

@@ -22,6 +22,8 @@ PosixPath('runs/forts/report/report.html')
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +33,7 @@ import polars as pl
 
 from simulate.analysis import compare as compare_mod
 from simulate.analysis import figures, render
+from simulate.analysis import verdict as verdict_mod
 from simulate.analysis.formatting import level, mean_ci, num, pct, pct_ci
 from simulate.analysis.provenance import (
     provenance_rows,
@@ -95,6 +98,12 @@ def build_report(
     except OSError as exc:
         raise ReportError(f"cannot create {out}: {exc.strerror}") from None
     context, pngs = _context(run, out, comparisons, confidence, others)
+    found = verdict_mod.verdict(run, [c for c in comparisons if not isinstance(c, str)])
+    context["verdict"] = found
+    with contextlib.suppress(OSError):  # a read-only run folder: it is still in the report
+        (run.directory / "verdict.json").write_text(
+            json.dumps(compare_mod._finite(found), indent=2, allow_nan=False) + "\n", "utf-8"
+        )
     md = out / "report.md"
     md.write_text(render.markdown("report.md.j2", **context), encoding="utf-8")
     page = out / "report.html"
