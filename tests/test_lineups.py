@@ -50,6 +50,8 @@ def test_the_summary_and_the_report_are_per_lineup(two_lineups):
     for f in ("DS", "BK", "VE"):
         assert f"- {f}: " in md
     assert "timurs-shadow / mixed vs base / mixed" in md
+    verdict = md[: md.index("## Provenance")]
+    assert "**Under the other bots, timurs-shadow vs base**: DS: " in verdict
 
 
 def test_a_multi_lineup_run_resumes_with_nothing_to_play(two_lineups, tmp_path):
