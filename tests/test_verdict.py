@@ -83,3 +83,19 @@ def test_the_report_opens_with_the_verdict_and_writes_it_as_json(tmp_path):
     data = json.loads((out / "verdict.json").read_text())
     assert [v["variant"] for v in data["variants"]] == ["base", "timurs-shadow"]
     assert data["comparisons"][0]["factions"][0]["faction"] == "DS"
+
+
+def test_the_margin_is_the_designers_to_set_and_is_checked(tmp_path):
+    from cli_support import invoke
+
+    out = tmp_path / "r"
+    assert (
+        invoke(
+            "run", "--games", "6", "--jobs", "1", "--quiet", "--no-report", "--out", str(out)
+        ).exit_code
+        == 0
+    )
+    assert invoke("report", str(out), "--margin", "0.2").exit_code == 0
+    assert "within ±20 points" in (out / "report" / "report.md").read_text(encoding="utf-8")
+    bad = invoke("report", str(out), "--margin", "0.5")
+    assert bad.exit_code == 2 and "--margin must be in (0, 1/3)" in bad.output

@@ -74,11 +74,14 @@ def build_report(
     confidence: float = 0.95,
     n_boot: int = 2000,
     allow_confounded: bool = False,
+    margin: float = 0.03,
 ) -> ReportFiles:
     """Write the report of the run in ``directory`` (and its comparison with each run in
     ``compare``) into ``out`` (default ``directory/report``)."""
     if not 0.0 < confidence < 1.0:
         raise ReportError(f"--confidence must be in (0, 1), got {confidence}")
+    if not 0.0 < margin < 1 / 3:
+        raise ReportError(f"--margin must be in (0, 1/3), got {margin}")
     run = load_run(directory)
     others = [load_run(d) for d in compare]
     # Every comparison is computed (and a seed mismatch refused) before anything is written.
@@ -98,7 +101,9 @@ def build_report(
     except OSError as exc:
         raise ReportError(f"cannot create {out}: {exc.strerror}") from None
     context, pngs = _context(run, out, comparisons, confidence, others)
-    found = verdict_mod.verdict(run, [c for c in comparisons if not isinstance(c, str)])
+    found = verdict_mod.verdict(
+        run, [c for c in comparisons if not isinstance(c, str)], margin, 1 - confidence
+    )
     context["verdict"] = found
     with contextlib.suppress(OSError):  # a read-only run folder: it is still in the report
         (run.directory / "verdict.json").write_text(

@@ -69,12 +69,17 @@ def _check_confidence(confidence: float) -> None:
     help="Confidence level of every interval.",
 )  # fmt: skip
 @CONFOUNDED
+@click.option(
+    "--margin", type=float, default=0.03, show_default=True,
+    help="The verdict's balance margin: balanced when every Faction is within this of 1/3.",
+)  # fmt: skip
 def report(
     directory: Path,
     compare_dirs: tuple[Path, ...],
     out: Path | None,
     confidence: float,
     confounded: bool,
+    margin: float,
 ) -> None:
     """Write the balance report of a run: report.html (self-contained), report.md, PNGs.
 
@@ -86,7 +91,9 @@ def report(
 
     _check_confidence(confidence)
     try:
-        files = build_report(directory, out, compare_dirs, confidence, allow_confounded=confounded)
+        files = build_report(
+            directory, out, compare_dirs, confidence, allow_confounded=confounded, margin=margin
+        )
     except ReportError as exc:
         raise AnalysisInputError(str(exc)) from None
     click.echo(f"Report: {files.html}")
