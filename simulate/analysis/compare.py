@@ -30,7 +30,16 @@ from typing import Any
 import polars as pl
 
 from simulate.analysis import figures, render, stats
-from simulate.analysis.formatting import level, num, p_value, pct, pp, pp_ci, reduction
+from simulate.analysis.formatting import (
+    finite,
+    level,
+    num,
+    p_value,
+    pct,
+    pp,
+    pp_ci,
+    reduction,
+)
 from simulate.analysis.run import ReportError, Run, load_run
 from simulate.result import FACTIONS
 from simulate.study.dataset import cell_label
@@ -497,20 +506,9 @@ def write(comp: Comparison, out: Path) -> CompareFiles:
         render.markdown("compare.md.j2", comparison=context, figure=context["figure"]), "utf-8"
     )
     js = out / "compare.json"
-    text = json.dumps(_finite(comp.to_json()), indent=2, allow_nan=False, default=_json_default)
+    text = json.dumps(finite(comp.to_json()), indent=2, allow_nan=False, default=_json_default)
     js.write_text(text + "\n", "utf-8")
     return CompareFiles(out, md, png, js)
-
-
-def _finite(x: Any) -> Any:
-    """``x`` with NaN and infinities replaced by None (strict JSON has neither)."""
-    if isinstance(x, float):
-        return None if x != x or math.isinf(x) else x
-    if isinstance(x, dict):
-        return {k: _finite(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_finite(v) for v in x]
-    return x
 
 
 def _json_default(x: Any) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 
 def pct(x: float, digits: int = 1) -> str:
@@ -58,6 +59,17 @@ def reduction(r: float, eff: float) -> str:
 def level(confidence: float) -> str:
     """A confidence level as the report names it, e.g. ``95%``."""
     return f"{100 * confidence:g}%"
+
+
+def finite(x: Any) -> Any:
+    """``x`` with NaN and infinities replaced by None, recursively (strict JSON has neither)."""
+    if isinstance(x, float):
+        return None if x != x or math.isinf(x) else x
+    if isinstance(x, dict):
+        return {k: finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [finite(v) for v in x]
+    return x
 
 
 __all__ = ["level", "mean_ci", "num", "p_value", "pct", "pct_ci", "pp", "pp_ci", "reduction"]

@@ -18,11 +18,12 @@ from typing import Any
 import polars as pl
 
 from simulate.analysis import render, stats
-from simulate.analysis.formatting import level, pct, pp, pp_ci
+from simulate.analysis.formatting import finite, level, pct, pp, pp_ci
 from simulate.analysis.run import ReportError
 from simulate.result import FACTIONS
 from simulate.study import dataset
 from simulate.study import manifest as manifest_mod
+from simulate.study.ladder import FIELD
 
 
 @dataclass(frozen=True)
@@ -39,11 +40,7 @@ class Gain:
     p_value: float
 
     def to_json(self) -> dict[str, Any]:
-        return {k: _finite(v) for k, v in self.__dict__.items()}
-
-
-def _finite(x: Any) -> Any:
-    return None if isinstance(x, float) and (x != x or math.isinf(x)) else x
+        return finite(dict(self.__dict__))
 
 
 def gains(directory: Path, confidence: float = 0.95) -> tuple[dict[str, Any], list[Gain]]:
@@ -51,25 +48,17 @@ def gains(directory: Path, confidence: float = 0.95) -> tuple[dict[str, Any], li
     man = manifest_mod.read(Path(directory))
     if man is None or man.get("kind") != "ladder":
         raise ReportError(f"{directory} holds no ladder (no ladder manifest.json)")
-    cols = ["game_index", "winner", "error"]
-    cols += [f"strategy_{f}" for f in FACTIONS] + [f"vp_{f}" for f in FACTIONS]
+    cols = ["lineup", "game_index", "winner", "error", *[f"vp_{f}" for f in FACTIONS]]
     games = pl.from_arrow(dataset.read_table(Path(directory), "games", cols))
     assert isinstance(games, pl.DataFrame)
-
-    def lineup_games(strategies: dict[str, str]) -> pl.DataFrame:
-        mask = pl.lit(True)
-        for f in FACTIONS:
-            mask = mask & (pl.col(f"strategy_{f}") == strategies[f])
-        return games.filter(mask)
-
-    field_games = lineup_games(man["config"]["field"])
+    field_games = games.filter(pl.col("lineup") == FIELD)
     out = []
     for rung in man.get("lineups", []):
         seat, challenger = rung.get("seat"), rung.get("challenger")
         if seat is None:
             continue
         pairs = (
-            lineup_games(rung["strategies"])
+            games.filter(pl.col("lineup") == rung["key"])
             .join(field_games, on="game_index", suffix="_field")
             .filter(pl.col("error").is_null() & pl.col("error_field").is_null())
             .sort("game_index")
@@ -134,7 +123,7 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
         "master_seed": man["master_seed"],
         "confidence": confidence,
         "records": [g.to_json() for g in found],
-        "exploitability": {f: {k: _finite(v) for k, v in e.items()} for f, e in worst.items()},
+        "exploitability": finite(worst),
     }
     js.write_text(json.dumps(payload, indent=2, allow_nan=False) + "\n", "utf-8")
     out = directory / "report"

@@ -8,7 +8,6 @@ are linked as PNG files beside the Markdown and embedded as data URIs in the HTM
 
 from __future__ import annotations
 
-import base64
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -80,12 +79,14 @@ def environment() -> jinja2.Environment:
     return _ENV[0]
 
 
+def _data_uri(path: Path) -> str:
+    from simulate.analysis.figures import data_uri  # matplotlib loads with the figures anyway
+
+    return data_uri(path)
+
+
 def _file_link(path: Path) -> str:
     return Path(path).name
-
-
-def data_uri(path: Path | str) -> str:
-    return "data:image/png;base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
 
 
 def markdown(template: str, image: Callable[[Path], str] = _file_link, **context: Any) -> str:
@@ -101,7 +102,7 @@ def html(template: str, page_title: str, **context: Any) -> str:
 
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     md.use(anchors_plugin, min_level=1, max_level=3)
-    tokens = md.parse(markdown(template, image=data_uri, **context))
+    tokens = md.parse(markdown(template, image=_data_uri, **context))
     toc = [
         (tok.attrs.get("id"), tokens[i + 1].content)
         for i, tok in enumerate(tokens)

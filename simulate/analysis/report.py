@@ -34,7 +34,7 @@ import polars as pl
 from simulate.analysis import compare as compare_mod
 from simulate.analysis import figures, render
 from simulate.analysis import verdict as verdict_mod
-from simulate.analysis.formatting import level, mean_ci, num, pct, pct_ci
+from simulate.analysis.formatting import finite, level, mean_ci, num, pct, pct_ci
 from simulate.analysis.provenance import (
     provenance_rows,
     provisional_status,
@@ -107,7 +107,7 @@ def build_report(
     context["verdict"] = found
     with contextlib.suppress(OSError):  # a read-only run folder: it is still in the report
         (run.directory / "verdict.json").write_text(
-            json.dumps(compare_mod._finite(found), indent=2, allow_nan=False) + "\n", "utf-8"
+            json.dumps(finite(found), indent=2, allow_nan=False) + "\n", "utf-8"
         )
     md = out / "report.md"
     md.write_text(render.markdown("report.md.j2", **context), encoding="utf-8")
