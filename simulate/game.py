@@ -9,6 +9,7 @@ from typing import Any
 from .result import ActionRecord, GameResult, TurnRecord
 from .rules import sequence, victory
 from .rules.context import Context
+from .rules.dice import BattleDice
 from .rules.observation import Observation
 from .rules.pieces import (
     BK,
@@ -125,7 +126,9 @@ def play_game(
     for f, agent in zip(FACTIONS, agents, strict=True):
         agent.new_game(NAMES[f], rngs[NAMES[f]], rules)
     log: list | None = [] if trace else None
-    ctx = Context(rules, state, rngs["dice"], agents, Observation(rules, state), log, on_action)
+    ctx = Context(
+        rules, state, BattleDice(rngs["dice"]), agents, Observation(rules, state), log, on_action
+    )
     ctx.timeout = decision_timeout
     turns: list[TurnRecord] = []
     while not state.over:

@@ -226,6 +226,14 @@ def paired_games(a: Side, b: Side) -> tuple[pl.DataFrame, dict[str, int]]:
     return ok, counts
 
 
+def pairing(a: Side, b: Side) -> dict[str, float]:
+    """The per-game correlation of the winners of two sides on common seeds, per Faction, with
+    its lower bound (``stats.pairing_correlation``): the ``rho`` a paired study of these two
+    variants can count on, measured on a pilot of their own."""
+    ok, _ = paired_games(a, b)
+    return stats.pairing_correlation(ok["winner"].to_list(), ok["winner_b"].to_list())
+
+
 def confounders(a: Side, b: Side) -> list[str]:
     """What differs between the runs of two sides besides their variant: the bots (lineup
     and their parameters), the engine (package version, git commit) or the data files. Any
@@ -575,6 +583,7 @@ __all__ = [
     "default_out",
     "figure",
     "paired_games",
+    "pairing",
     "plan_rows",
     "plan_sentence",
     "report_pairs",

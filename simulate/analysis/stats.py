@@ -262,6 +262,40 @@ def paired_mean_difference(
     }
 
 
+def pairing_correlation(
+    winners_a: Sequence[str | None],
+    winners_b: Sequence[str | None],
+    factions: Sequence[str] = ("DS", "BK", "VE"),
+    confidence: float = 0.95,
+) -> dict[str, float]:
+    """Per-game correlation (phi) of "F won" between two variants on common seeds, per
+    Faction, with the mean, ``low`` (the smallest one-sided lower bound, by Fisher's z) and
+    ``n``: the ``rho`` a paired study of these variants can count on (``games_needed``)."""
+    a, b = list(winners_a), list(winners_b)
+    if len(a) != len(b):
+        raise ValueError(f"paired inputs differ in length: {len(a)} vs {len(b)}")
+    n = len(a)
+    if n < 4:
+        raise ValueError(f"a pairing correlation needs at least 4 paired games, got {n}")
+    alpha = _check_confidence(confidence)
+    z = NormalDist().inv_cdf(1 - alpha)
+    out: dict[str, float] = {"n": n}
+    lows = []
+    for f in factions:
+        x = np.array([w == f for w in a], dtype=float)
+        y = np.array([w == f for w in b], dtype=float)
+        if x.std() == 0 or y.std() == 0:
+            rho = 0.0
+        else:
+            rho = float(np.corrcoef(x, y)[0, 1])
+        out[f] = rho
+        clipped = min(max(rho, -0.99), 0.99)  # a pilot where all pairs agree is not rho = 1
+        lows.append(math.tanh(math.atanh(clipped) - z / math.sqrt(n - 3)))
+    out["mean"] = float(np.mean([out[f] for f in factions]))
+    out["low"] = float(min(lows))
+    return out
+
+
 def games_needed(
     delta: float,
     p0: float = 1 / 3,

@@ -204,18 +204,34 @@ def _print_comparison(comp: Any) -> None:
     help="Per-game correlation of the two variants' results on common seeds (the variance "
     "reduction `vsim compare` reports for the win rate); default: unpaired.",
 )  # fmt: skip
-def plan(delta: float, p0: float, alpha: float, power: float, paired_rho: float | None) -> None:
+@click.option(
+    "--pilot", type=click.Path(path_type=Path), default=None,
+    help="A run of the variants to compare (a pilot): plan with their own per-game correlation "
+    "(its 95% lower bound, the smallest over the run's variants paired with its first).",
+)  # fmt: skip
+def plan(
+    delta: float,
+    p0: float,
+    alpha: float,
+    power: float,
+    paired_rho: float | None,
+    pilot: Path | None,
+) -> None:
     """How many games per variant detect a given change in a faction's win rate."""
     from rich.table import Table
 
     from simulate.analysis import compare as cmp
 
+    console = _console()
+    if pilot is not None:
+        if paired_rho is not None:
+            raise AnalysisInputError("give --paired-rho or --pilot, not both")
+        paired_rho = _pilot_rho(pilot, console)
     try:
         rows = cmp.plan_rows(delta, p0, alpha, power, paired_rho)
         sentence = cmp.plan_sentence(delta, p0, alpha, power, paired_rho)
     except ValueError as exc:
         raise AnalysisInputError(_plan_message(str(exc))) from None
-    console = _console()
     console.print(sentence, highlight=False, soft_wrap=True)
     table = Table(title=f"Games per variant (alpha {alpha:g}, power {100 * power:g}%)")
     table.add_column("change in win rate", justify="right")
@@ -234,6 +250,33 @@ def plan(delta: float, p0: float, alpha: float, power: float, paired_rho: float 
             cells.append(f"{r['paired']:,}")
         table.add_row(*cells)
     console.print(table)
+
+
+def _pilot_rho(pilot: Path, console: Any) -> float:
+    """The smallest lower bound of the pairing correlation of the pilot's variants, each
+    paired with its first variant (prints each pair's figures)."""
+    from simulate.analysis import compare as cmp
+    from simulate.analysis.run import ReportError, load_run
+
+    try:
+        run = load_run(pilot)
+        if len(run.variants) < 2:
+            raise AnalysisInputError(f"--pilot {pilot}: the run has one variant; nothing to pair")
+        first = run.variants[0]
+        lows = []
+        for other in run.variants[1:]:
+            rho = cmp.pairing(cmp.Side(run, first, first), cmp.Side(run, other, other))
+            lows.append(rho["low"])
+            console.print(
+                f"pilot {first} vs {other}: per-game correlation {rho['mean']:.2f} "
+                f"(DS {rho['DS']:.2f}, BK {rho['BK']:.2f}, VE {rho['VE']:.2f}; 95% lower bound "
+                f"{rho['low']:.2f}, {rho['n']:,} pairs)",
+                highlight=False,
+                soft_wrap=True,
+            )
+    except (ReportError, cmp.CompareError, ValueError) as exc:
+        raise AnalysisInputError(f"--pilot {pilot}: {exc}") from None
+    return round(max(0.0, min(lows)), 2)
 
 
 def _plan_message(text: str) -> str:

@@ -59,6 +59,7 @@ def use_cavalry(
 
 def battle(
     ctx: Context,
+    space: int,
     attacker: int,
     defender: int,
     att_units: int,
@@ -70,8 +71,9 @@ def battle(
     Mongols (MI) always Charge once and never use the pool (1.10, 3.5.3)."""
     combat = ctx.rules.combat
     miss = combat["always_miss"]
-    a = ctx.roll(att_dice)
-    d = ctx.roll(def_dice)
+    dice = ctx.battle_dice(space, attacker, defender)  # a stream per battle (issue 19)
+    a = ctx.roll(att_dice, dice)
+    d = ctx.roll(def_dice, dice)
     # 1.10: after both sides roll, the attacker first, then the defender
     if attacker == MI:
         mongol_charge(a, att_units, miss)

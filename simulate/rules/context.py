@@ -115,9 +115,18 @@ class Context:
             raise DecisionTimeout("decision timed out")
         return choice
 
-    def roll(self, n: int) -> list[int]:
-        """``n`` six-sided dice from the game's dice stream."""
-        r = self.dice.random
+    def battle_dice(self, space: int, attacker: int, defender: int) -> Any:
+        """The dice of one battle in ``space`` (1.10): a stream of its own when the game's
+        dice are ``dice.BattleDice`` (played games), else the one stream given (searches,
+        loaded dice in tests)."""
+        keyed = getattr(self.dice, "battle", None)
+        if keyed is None:
+            return self.dice
+        return keyed((self.state.pos, space, attacker, defender))
+
+    def roll(self, n: int, dice: Any = None) -> list[int]:
+        """``n`` six-sided dice from ``dice`` (a battle's stream), else the game's dice."""
+        r = (self.dice if dice is None else dice).random
         return [int(r() * 6) + 1 for _ in range(n)]
 
     def action_done(self) -> None:

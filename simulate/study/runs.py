@@ -78,11 +78,23 @@ def check_out_dir(out: Path, study: Study, force: bool) -> dict[str, Any] | None
     diff = _config_diff(old.get("config"), study.config())
     if not diff:
         return old
+    if _extends(old.get("config"), study.config()):
+        return old  # the same study with more games: play only the new ones (issue 19)
     if force:
         return None
     raise RunError(
         f"{out} holds a different run ({diff}); use --force to replace it or choose another --out"
     )
+
+
+def _extends(old: Any, new: dict[str, Any]) -> bool:
+    """Whether ``new`` is the run of ``old`` with more games on the same seeds."""
+    if not isinstance(old, dict) or old.get("kind") != new.get("kind"):
+        return False
+    games = old.get("games")
+    if not isinstance(games, int) or not isinstance(new.get("games"), int):
+        return False
+    return games < new["games"] and not _config_diff(old | {"games": new["games"]}, new)
 
 
 def _config_diff(old: Any, new: dict[str, Any]) -> str:
@@ -264,6 +276,15 @@ def _run_locked(
         "command": list(command) if command is not None else None,
     }
     man = new_manifest(study, out) if old is None else old
+    if old is not None and old["config"]["games"] != study.games:
+        man.setdefault("extended", []).append(
+            {
+                "from_games": old["config"]["games"],
+                "to_games": study.games,
+                "at": session["start_time"],
+            }
+        )
+        man["config"] = study.config()
     man.setdefault("sessions", []).append(session)
     man["status"] = "running"
     man["execution"] = {"backend": be.description, "jobs": be.workers, "chunk_size": size}

@@ -257,8 +257,12 @@ class Study:
 
     @property
     def run_id(self) -> str:
-        """A stable id of the study (a digest of its config, never a timestamp)."""
-        return manifest_mod.canonical_digest(self.config())[:16]
+        """A stable id of the study (a digest of its config, never a timestamp). The number
+        of games is left out: a study extended to more games on the same seeds (issue 19)
+        keeps its id, and its rows are those a larger study would have written at once."""
+        config = self.config()
+        config.pop("games")
+        return manifest_mod.canonical_digest(config)[:16]
 
     def variant(self, name: str) -> Any:
         for v in self.variants:

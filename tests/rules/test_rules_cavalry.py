@@ -116,6 +116,6 @@ def test_mongols_never_spend_pool_cavalry(rules):
     # 1.10: the red Mongol Cavalry token "should never be returned to the shared pool"
     ctx = make_ctx(rules, empty_state(rules), dice=[5, 5, 5, 5, 6, 6])
     before = (list(ctx.state.cavalry), ctx.state.pool)
-    mongol_hits, ds_hits = combat.battle(ctx, MI, DS, 4, 1, 4, 2)
+    mongol_hits, ds_hits = combat.battle(ctx, 0, MI, DS, 4, 1, 4, 2)
     assert (mongol_hits, ds_hits) == (1, 0)  # one 5 charged to a 4
     assert (ctx.state.cavalry, ctx.state.pool) == before

@@ -150,7 +150,7 @@ def resolve(ctx: Context, f: int, s: int, run) -> None:
     def_counters = UNITS_OF[target]
     def_units = sum(p[b + c] for c in def_counters)
     att_hits, def_hits = battle(
-        ctx, f, target, att_units, def_units, max(0, dice), combat["defend_dice"]
+        ctx, s, f, target, att_units, def_units, max(0, dice), combat["defend_dice"]
     )
     lost_def = _defender_casualties(ctx, target, s, att_hits)
     lost_att = _attacker_casualties(ctx, f, s, here, helper, def_hits, run)

@@ -72,7 +72,7 @@ def mongol_battle(ctx: Context, s: int) -> None:
     if not invaders or not ds_units:
         return
     dice = combat["mongol_dice_in_delhi"] if s == ctx.rules.delhi else combat["attack_dice"]
-    mongol_hits, ds_hits = battle(ctx, MI, DS, invaders, ds_units, dice, combat["defend_dice"])
+    mongol_hits, ds_hits = battle(ctx, s, MI, DS, invaders, ds_units, dice, combat["defend_dice"])
     remove(ctx, s, MONGOL, ds_hits)
     for _ in range(mongol_hits):
         options = tuple(c for c in (TROOP, GOVERNOR) if st.count(s, c))
