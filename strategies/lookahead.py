@@ -57,6 +57,7 @@ class Searcher:
         self.rules = rules
         self.rng = rng
         self.base.new_game(faction, rng, rules)
+        self.weights = self.base.weights  # this seat's (2.3.3 eligibility value included)
         self.ev = self.base.ev
         self.elig = float(self.weights["play"]["eligibility"])
         self.team = self._team(heuristic=True)
@@ -69,13 +70,8 @@ class Searcher:
         for name in ("DS", "BK", "VE"):
             rng = random.Random(self.rng.getrandbits(32))
             if heuristic:
-                bot = HeuristicStrategy.__new__(HeuristicStrategy)
-                bot.weights = self.weights
-                bot.params = {}
-                bot.event_mode = "never"
-                bot.event_margin = 0.0
-                bot.recorder = None
-                bot._shadows = None
+                own = self.base.overrides if INDEX[name] == self.faction else None
+                bot = type(self.base).plain(self.base.base_weights, own)
                 bot.new_game(name, rng, self.rules)
             else:
                 bot = RandomStrategy()

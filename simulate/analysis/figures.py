@@ -543,3 +543,33 @@ def sweep(
     ax.grid(alpha=0.3)
     ax.legend(loc="best", fontsize=8.5)
     return fig
+
+
+def tuning_progress(phases: Sequence[Mapping[str, Any]]) -> Figure:
+    """Each Faction's score against its pool (win rate + a share of the VP margin), phase
+    after phase of a bot tuning: the incumbent's on the search seeds, and (where one was
+    tried) the best candidate's on the validation seeds."""
+    fig = _figure(7.5, 4.2)
+    ax = fig.add_subplot()
+    seats = [f for f in FACTIONS if any(p["faction"] == f for p in phases)]
+    for f in seats:
+        mine = [p for p in phases if p["faction"] == f]
+        rounds = [p["round"] + 1 for p in mine]
+        ax.plot(
+            rounds, [100 * p["incumbent"] for p in mine], "o-", color=FACTION_COLOURS[f],
+            label=f"{FACTION_NAMES[f]}: incumbent",
+        )  # fmt: skip
+        tried = [p for p in mine if p.get("validated")]
+        if tried:
+            ax.scatter(
+                [p["round"] + 1 for p in tried],
+                [100 * p["validated"][1] for p in tried],
+                marker="x", color=FACTION_COLOURS[f], label=f"{FACTION_NAMES[f]}: best, validated",
+            )  # fmt: skip
+    ax.axhline(100 / 3, color="#555555", lw=1, ls="--", label="parity")
+    ax.set_xlabel("round")
+    ax.set_ylabel("score against the pool (win rate + VP share, %)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, ncol=2)
+    fig.suptitle("Bot tuning: each seat's score against its pool, round by round")
+    return fig

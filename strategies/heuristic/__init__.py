@@ -28,7 +28,7 @@ from simulate.rules.pieces import INDEX
 
 from . import event_table
 from .bahmani import BahmaniBot
-from .evaluation import Evaluator, load_weights
+from .evaluation import TUNED_FILE, Evaluator, load_weights, seat_weights
 from .sultanate import SultanateBot
 from .vijayanagara import VijayanagaraBot
 
@@ -38,10 +38,13 @@ EVENT_MODES = ("table", "simulate", "never")
 
 
 class HeuristicStrategy:
-    """Rule-based bot per faction with a documented priority scheme; weights in TOML."""
+    """Rule-based bot per faction with a documented priority scheme; weights in TOML, tuned
+    per seat by ``vsim tune-bots`` (``tuned.toml``)."""
 
     name = "heuristic"
-    description = "rule-based bot per faction (priority schemes in strategies/heuristic/)"
+    version = "v2"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml
+    layers: tuple[Path, ...] = (TUNED_FILE,)
+    description = "rule-based bot per faction, weights tuned by self-play (tuned.toml)"
     keep_caches = True  # False: the bots recompute every value at every decision (a test)
 
     def __init__(self, weights: str | None = None, **params: Any) -> None:
@@ -52,18 +55,16 @@ class HeuristicStrategy:
                 if not 0.0 <= value <= 1.0:
                     raise ValueError(f"aggression must be between 0 and 1, got {value}")
             overrides[key] = value
-        self.weights = load_weights(weights, overrides)
+        self.base_weights = load_weights(weights, None, self.layers)
+        self.overrides = overrides
         self.params: dict[str, Any] = dict(sorted(params.items()))
+        self.params["version"] = self.version
         if weights:
             # the file's content, not only its name, goes into a run's manifest
             self.params["weights"] = weights
             self.params["weights_sha256"] = hashlib.sha256(Path(weights).read_bytes()).hexdigest()
-        self.event_mode = self.weights["play"]["events"]
-        if self.event_mode not in EVENT_MODES:
-            raise ValueError(
-                f"events must be one of {', '.join(EVENT_MODES)}, got {self.event_mode!r}"
-            )
-        self.event_margin = float(self.weights["play"]["event_margin"])
+        self.lookahead = True  # False: never weigh the Event (the bots a search plays with)
+        self._use(seat_weights(self.base_weights, None, overrides))  # checks every override
         self.recorder = None  # called with (card, faction, gains) when the bot simulates
         self.bot = None
         self.faction = -1
@@ -72,10 +73,40 @@ class HeuristicStrategy:
         self.ev = None
         self._shadows: tuple | None = None
 
+    @classmethod
+    def plain(cls, base_weights: dict, overrides: dict | None = None) -> HeuristicStrategy:
+        """A bot on ``base_weights`` that never weighs the Event (2.3.4): the team a search or
+        an Event simulation plays with (no recursion)."""
+        bot = cls.__new__(cls)
+        bot.base_weights = base_weights
+        bot.overrides = dict(overrides or {})
+        bot.params = {}
+        bot.lookahead = False
+        bot._use(seat_weights(base_weights, None, bot.overrides))
+        bot.recorder = None
+        bot.bot = None
+        bot.faction = -1
+        bot.rng = random.Random(0)
+        bot.rules = None
+        bot.ev = None
+        bot._shadows = None
+        return bot
+
+    def _use(self, weights: dict) -> None:
+        """Play with ``weights``: checks and reads the Event parameters (2.3.3)."""
+        self.weights = weights
+        mode = weights["play"]["events"] if self.lookahead else "never"
+        if mode not in EVENT_MODES:
+            raise ValueError(f"events must be one of {', '.join(EVENT_MODES)}, got {mode!r}")
+        self.event_mode = mode
+        self.event_margin = float(weights["play"]["event_margin"])
+
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
         self.faction = INDEX[faction]
         self.rng = rng
         self.rules = rules
+        if "seat" in self.base_weights:
+            self._use(seat_weights(self.base_weights, faction, self.overrides))
         self.ev = Evaluator(rules, self.weights)
         self.bot = BOTS[self.faction](self, rng, rules, self.weights, self.ev)
         self.bot.keep_caches = self.keep_caches
@@ -90,14 +121,9 @@ class HeuristicStrategy:
         """Heuristic bots for the three factions without Event lookahead (no recursion)."""
         if self._shadows is None:
             team = []
-            for name in ("DS", "BK", "VE"):
-                bot = HeuristicStrategy.__new__(HeuristicStrategy)
-                bot.weights = self.weights
-                bot.params = {}
-                bot.event_mode = "never"
-                bot.event_margin = self.event_margin
-                bot.recorder = None
-                bot._shadows = None
+            for f, name in enumerate(("DS", "BK", "VE")):
+                own = self.overrides if f == self.faction else None
+                bot = HeuristicStrategy.plain(self.base_weights, own)
                 bot.new_game(name, random.Random(self.rng.getrandbits(32)), self.rules)
                 team.append(bot)
             self._shadows = tuple(team)
@@ -157,3 +183,13 @@ class HeuristicStrategy:
         (2.3.4: the shaded side is often the Sultanate's)."""
         want = "shaded" if self.faction == 0 else "unshaded"
         return want if want in decision.options else decision.options[0]
+
+
+class HeuristicV1Strategy(HeuristicStrategy):
+    """The heuristic bot before tuning (``weights.toml`` alone, as shipped up to 0.x): kept
+    so that studies made with it can be repeated and compared."""
+
+    name = "heuristic-v1"
+    version = "v1"
+    layers: tuple[Path, ...] = ()
+    description = "rule-based bot per faction with the hand-set weights of weights.toml"

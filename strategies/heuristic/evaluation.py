@@ -23,10 +23,17 @@ from simulate.rules.pieces import BK, DS, GOVERNOR, MONGOL, NK, PT_MONGOL, TROOP
 from simulate.rules.state import TUGHLAQ
 
 WEIGHTS_FILE = Path(__file__).with_name("weights.toml")
+TUNED_FILE = Path(__file__).with_name("tuned.toml")  # the default lineup's seat values
 
 
-@lru_cache(maxsize=8)
 def _read(path: str) -> dict:
+    """The parsed file, cached while it is unchanged (its size and modification time)."""
+    st = Path(path).stat()
+    return _read_cached(path, st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=16)
+def _read_cached(path: str, mtime_ns: int, size: int) -> dict:
     with open(path, "rb") as fh:
         return tomllib.load(fh)
 
@@ -79,21 +86,84 @@ def set_dotted(weights: dict, key: str, value: Any) -> None:
             node = node[part]
 
 
-def load_weights(path: str | None = None, overrides: dict | None = None) -> dict:
-    """The shipped weights, with a TOML file merged over them, then dotted overrides."""
-    weights = default_weights()
-    if path:
-        p = Path(path)
-        if not p.is_file():
-            raise ValueError(f"weights file {path!r} not found")
-        try:
-            extra = _read(str(p.resolve()))
-        except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"weights file {path!r}: {exc}") from None
+SEATS = ("DS", "BK", "VE")
+
+
+def read_weights_file(path: str | Path) -> dict:
+    """A weights TOML file as parsed (cached); ValueError (one line) if missing or malformed."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"weights file {str(path)!r} not found")
+    try:
+        return _read(str(p.resolve()))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"weights file {str(path)!r}: {' '.join(str(exc).split())}") from None
+
+
+def merge_weights(weights: dict, extra: dict, label: str = "") -> None:
+    """Merge a weights file's content into ``weights``: its top-level tables over the values,
+    its ``[seat.F]`` tables (values for one Faction's bot only, e.g. a tuned lineup's) kept
+    under ``weights["seat"]`` after checking each against the known weights."""
+    extra = dict(extra)
+    seats = extra.pop("seat", None)
+    try:
         _merge(weights, extra, "")
+        if seats is None:
+            return
+        if not isinstance(seats, dict):
+            raise ValueError("'seat' must be a table of [seat.DS], [seat.BK], [seat.VE]")
+        for faction, table in seats.items():
+            if faction not in SEATS:
+                raise ValueError(f"unknown seat {faction!r} (expected DS, BK or VE)")
+            if not isinstance(table, dict):
+                raise ValueError(f"seat.{faction} must be a table")
+            check = _copy(weights)
+            check.pop("seat", None)
+            _merge(check, table, f"seat.{faction}.")
+            _update(weights.setdefault("seat", {}).setdefault(faction, {}), table)
+    except ValueError as exc:
+        raise ValueError(f"weights file {label!r}: {exc}" if label else str(exc)) from None
+
+
+def _update(dest: dict, extra: dict) -> None:
+    for key, value in extra.items():
+        if isinstance(value, dict):
+            _update(dest.setdefault(key, {}), value)
+        else:
+            dest[key] = _copy(value)
+
+
+def load_weights(
+    path: str | None = None,
+    overrides: dict | None = None,
+    layers: tuple[Path, ...] = (),
+) -> dict:
+    """The shipped weights, each of ``layers`` (the bot version's own files, e.g. a tuned
+    lineup) and the file ``path`` merged over them, then dotted overrides (top level)."""
+    weights = default_weights()
+    for layer in layers:
+        merge_weights(weights, read_weights_file(layer), layer.name)
+    if path:
+        merge_weights(weights, read_weights_file(path), str(path))
     for key, value in (overrides or {}).items():
         set_dotted(weights, key, value)
     return weights
+
+
+def seat_weights(weights: dict, faction: str | None, overrides: dict | None = None) -> dict:
+    """The weights one Faction's bot plays with: the top level, its ``[seat.F]`` values over
+    them, then the spec's dotted ``overrides`` (the most specific). Without seat values and
+    overrides, ``weights`` itself."""
+    seat = (weights.get("seat") or {}).get(faction) if faction else None
+    if not seat and not overrides and "seat" not in weights:
+        return weights
+    out = _copy(weights)
+    out.pop("seat", None)
+    if seat:
+        _merge(out, seat, f"seat.{faction}.")
+    for key, value in (overrides or {}).items():
+        set_dotted(out, key, value)
+    return out
 
 
 def deck_size(rules) -> int:

@@ -1,0 +1,116 @@
+"""The report of a bot tuning (``vsim tune-bots``): its phases, the tuned values and the
+tuned lineup's ladder (issue 18)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulate.analysis import render
+from simulate.analysis.formatting import pct, pp, pp_ci
+from simulate.study import bot_space, bot_tuning
+
+
+@dataclass
+class TuneFiles:
+    markdown: Path
+    html: Path
+    figure: Path
+
+
+def _phase_row(p: dict[str, Any]) -> tuple:
+    validated = p.get("validated")
+    return (
+        p["round"] + 1,
+        p["faction"],
+        pct(p["win_rate"]),
+        f"{100 * p['incumbent']:.1f}",
+        f"{100 * p['best']:.1f}",
+        "—" if not validated else f"{100 * validated[0]:.1f} → {100 * validated[1]:.1f}",
+        "yes" if p["accepted"] else "no",
+    )
+
+
+def _value_rows(field: dict[str, dict[str, float]]) -> list[tuple]:
+    rows = []
+    for f, values in field.items():
+        for key, value in sorted(values.items()):
+            base = bot_space.base_value(key)
+            if bot_space.spec_of({key: value}) != bot_space.BASE_BOT:
+                rows.append((f, f"`{key}`", f"{base:g}", f"{value:g}"))
+    return rows or [("—", "no value changed", "", "")]
+
+
+def write(directory: Path) -> TuneFiles:
+    """``DIR/report/tune-bots.{md,html}`` and its progress figure."""
+    from simulate.analysis import figures
+    from simulate.analysis import ladder as ladder_report
+    from simulate.analysis.ladder import exploitability, gains
+
+    directory = Path(directory)
+    state = bot_tuning.read_state(directory)
+    cfg = state["config"]
+    phases = state.get("phases", [])
+    out = directory / "report"
+    out.mkdir(parents=True, exist_ok=True)
+    png = figures.save(figures.tuning_progress(phases), out / "tune-bots.png")
+    ladder_rows = None
+    ladder_dir = directory / "ladder"
+    if (ladder_dir / "manifest.json").is_file():
+        ladder_report.write(ladder_dir)
+        _, found = gains(ladder_dir)
+        worst = exploitability(found)
+        ladder_rows = render.table(
+            ["seat", "challenger", "paired games", "gain", "95% paired CI", "exploitability"],
+            [
+                (
+                    g.faction, f"`{g.challenger}`", g.games, pp(g.gain),
+                    pp_ci(g.gain_lo, g.gain_hi),
+                    "◀" if worst.get(g.faction, {}).get("challenger") == g.challenger else "",
+                )
+                for g in found
+            ],
+        )  # fmt: skip
+    games = state.get("games", {})
+    context = {
+        "title": f"Bot tuning: {directory.resolve().name}",
+        "provisional": state.get("provisional", {}).get("any", True),
+        "settings": render.table(
+            ["setting", "value"],
+            [
+                ("Factions", ", ".join(cfg["factions"])),
+                ("rounds", len({p["round"] for p in phases})),
+                ("CMA-ES generations × population", f"{cfg['generations']} × {cfg['popsize']}"),
+                ("games per candidate and pool lineup", cfg["games"]),
+                ("validation games per pool lineup", cfg["validation_games"]),
+                ("fixed pool lineups", ", ".join(f"`{s}`" for s in cfg["pool"]) or "none"),
+                ("variant", cfg["variant"]["name"]),
+                ("master seed", cfg["seed"]),
+                ("games in all", f"{games.get('total', 0):,}"),
+            ],
+        ),
+        "space": state.get("space_file", "strategies/heuristic/tuning.toml"),
+        "vp_weight": cfg["vp_weight"],
+        "phases": render.table(
+            ["round", "seat", "incumbent win rate", "incumbent score", "best score"]
+            + ["validation (incumbent → best)", "accepted"],
+            [_phase_row(p) for p in phases],
+        ),
+        "figure": render.Figure(png, "Each seat's score against its pool, round by round."),
+        "values": render.table(
+            ["seat", "weight", "heuristic-v1", "tuned"], _value_rows(state.get("field", {}))
+        ),
+        "weights": f"{directory}/weights.toml",
+        "ladder": ladder_rows,
+        "ladder_games": (state.get("ladder_games") or 0),
+        "command": " ".join(state.get("command") or ["vsim", "tune-bots", "..."]),
+        "directory": str(directory),
+    }
+    md = out / "tune-bots.md"
+    md.write_text(render.markdown("tune_bots.md.j2", **context), "utf-8")
+    page = out / "tune-bots.html"
+    page.write_text(render.html("tune_bots.md.j2", context["title"], **context), "utf-8")
+    (out / "tune-bots.json").write_text(json.dumps(phases, indent=2) + "\n", "utf-8")
+    return TuneFiles(md, page, png)

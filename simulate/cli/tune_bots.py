@@ -1,0 +1,128 @@
+"""``vsim tune-bots``: tune each Faction's heuristic bot by self-play (issue 18)."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from simulate.cli.app import InputError, cli
+from simulate.cli.app import one_line as _one_line
+from simulate.cli.run import Bar, progress_bar
+from simulate.study.backends import BACKENDS
+from simulate.study.errors import RunError
+
+
+@cli.command("tune-bots")
+@click.option(
+    "--out", "-o", type=click.Path(path_type=Path), required=True,
+    help="Output directory (rerun the same command to resume; more --rounds continue).",
+)  # fmt: skip
+@click.option("--rounds", type=int, default=3, show_default=True, help="Rounds of best responses.")
+@click.option(
+    "--generations", type=int, default=4, show_default=True, help="CMA-ES generations per phase."
+)
+@click.option(
+    "--popsize", type=int, default=10, show_default=True, help="CMA-ES population (>= 4)."
+)
+@click.option(
+    "--games", "-n", type=int, default=150, show_default=True,
+    help="Games per candidate and pool lineup (common seeds within a phase).",
+)  # fmt: skip
+@click.option(
+    "--validation-games", type=int, default=300, show_default=True,
+    help="Games per pool lineup on fresh seeds before a candidate replaces the incumbent (0: none).",
+)  # fmt: skip
+@click.option(
+    "--pool", multiple=True, metavar="SPEC",
+    help="A fixed opponent lineup (repeatable; default heuristic-v1), besides the current and "
+    "the previous field.",
+)  # fmt: skip
+@click.option(
+    "--faction", "factions", multiple=True, metavar="DS|BK|VE",
+    help="Tune only these seats (repeatable; default all three).",
+)  # fmt: skip
+@click.option(
+    "--vp-weight", type=float, default=0.01, show_default=True,
+    help="Share of the mean VP margin added to the win rate (the tie-breaking signal).",
+)  # fmt: skip
+@click.option("--variant", default=None, metavar="NAME|PATH", help="Tune for a rule variant.")
+@click.option(
+    "--space", type=click.Path(path_type=Path), default=None,
+    help="Search space file (default strategies/heuristic/tuning.toml).",
+)  # fmt: skip
+@click.option(
+    "--start", type=click.Path(path_type=Path), default=None,
+    help="Weights file whose [seat.F] values start the search (default: the shipped tuned.toml; "
+    "heuristic-v1: the hand-set weights).",
+)  # fmt: skip
+@click.option(
+    "--ladder-games", type=int, default=400, show_default=True,
+    help="Then measure the tuned lineup's ladder with this many games per seat and challenger (0: skip).",
+)  # fmt: skip
+@click.option(
+    "--challenger", "challengers", multiple=True, metavar="SPEC",
+    help="Challengers of the final ladder (repeatable; default greedy, heuristic-v1, random).",
+)  # fmt: skip
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed (>= 0).")
+@click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")
+@click.option("--backend", type=click.Choice(BACKENDS), default="loky", show_default=True)
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask or Ray address.")
+@click.option("--force", is_flag=True, help="Replace a different tuning found in --out.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_context
+def tune_bots(ctx: click.Context, out: Path, quiet: bool, force: bool, **opts) -> None:
+    """Tune each Faction's heuristic weights by self-play against a pool (CMA-ES).
+
+    Writes OUT/weights.toml (play it with --strategy all=heuristic-v1:weights=OUT/weights.toml),
+    OUT/evaluations/*.parquet, OUT/tune.json and OUT/report/tune-bots.html. Exit status: 0
+    done, 2 bad input, 1 stopped (rerun the same command to resume).
+    """
+    from simulate.analysis import bot_tuning as report
+    from simulate.study.bot_tuning import Tuning
+    from simulate.study.bot_tuning import tune_bots as run_tuning
+
+    jobs, backend, scheduler = opts.pop("jobs"), opts.pop("backend"), opts.pop("scheduler")
+    if jobs is not None and jobs < 1:
+        raise InputError(f"--jobs must be a positive integer, got {jobs}")
+    opts["pool"] = opts["pool"] or ("heuristic-v1",)
+    opts["factions"] = opts["factions"] or ("DS", "BK", "VE")
+    opts["challengers"] = opts["challengers"] or ("greedy", "heuristic-v1", "random")
+    try:
+        tuning = Tuning.create(**opts)
+    except RunError as exc:
+        raise InputError(str(exc)) from None
+    command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
+    try:
+        with progress_bar(not quiet and sys.stderr.isatty()) as bar:
+            done = run_tuning(
+                tuning, out, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
+                progress=Bar(bar, 0.0 if quiet else 10.0), command=command,
+            )  # fmt: skip
+    except RunError as exc:
+        raise InputError(str(exc)) from None
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted: rerun the same command to resume the tuning in {out}.", err=True)
+        ctx.exit(130)
+    except Exception as exc:  # keep what is done
+        traceback.print_exc()
+        click.echo(
+            f"Error: the tuning stopped ({type(exc).__name__}: {_one_line(str(exc))[:200]}); "
+            f"finished evaluations are kept in {out}: rerun the same command to resume",
+            err=True,
+        )
+        ctx.exit(1)
+    files = report.write(out)
+    click.echo(
+        f"Played {done.played:,} games in {done.seconds:.0f}s "
+        f"({done.replayed:,} replayed from the log)."
+    )
+    for p in done.phases:
+        change = "accepted" if p.accepted else "kept the incumbent"
+        click.echo(
+            f"round {p.round + 1} {p.faction}: score {100 * p.incumbent:.1f} -> best "
+            f"{100 * p.best:.1f}, {change}"
+        )
+    click.echo(f"Weights: {out / 'weights.toml'}; report: {files.html}")

@@ -1,0 +1,157 @@
+"""What ``vsim tune-bots`` searches: each Faction's heuristic weights with their ranges
+(``strategies/heuristic/tuning.toml``), and the strategy spec that plays a seat's values."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from simulate.result import FACTIONS
+from simulate.study import manifest as manifest_mod
+from simulate.study.errors import RunError
+
+SPACE_FILE = Path(__file__).resolve().parents[2] / "strategies" / "heuristic" / "tuning.toml"
+BASE_BOT = "heuristic-v1"  # the weights every tuned seat value is laid over
+
+
+@dataclass(frozen=True)
+class Param:
+    """One searched weight: its dotted name and range (integers search integers)."""
+
+    key: str
+    low: float
+    high: float
+    integer: bool
+
+    def distribution(self) -> Any:
+        import optuna
+
+        if self.integer:
+            return optuna.distributions.IntDistribution(int(self.low), int(self.high))
+        return optuna.distributions.FloatDistribution(float(self.low), float(self.high))
+
+    def clip(self, value: float) -> float:
+        value = min(max(value, self.low), self.high)
+        return int(round(value)) if self.integer else float(value)
+
+
+@dataclass(frozen=True)
+class Space:
+    """The searched weights of each Faction."""
+
+    params: dict[str, tuple[Param, ...]]
+
+    @classmethod
+    def load(cls, path: Path | str = SPACE_FILE) -> Space:
+        """A checked space file, or RunError (one line)."""
+        from strategies.heuristic.evaluation import default_weights, set_dotted
+
+        where = f"--space {path}"
+        try:
+            raw = tomllib.loads(Path(path).read_text())
+        except OSError as exc:
+            raise RunError(f"{where}: cannot read it ({exc.strerror})") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise RunError(f"{where}: {' '.join(str(exc).split())}") from None
+        unknown = sorted(set(raw) - {"common", *FACTIONS})
+        if unknown:
+            raise RunError(f"{where}: unknown table [{unknown[0]}] (common, DS, BK or VE)")
+        weights = default_weights()
+        out = {}
+        for f in FACTIONS:
+            table = dict(raw.get("common", {})) | dict(raw.get(f, {}))
+            params = []
+            for key, bounds in sorted(table.items()):
+                params.append(_param(key, bounds, where, weights, set_dotted))
+            out[f] = tuple(params)
+        if not any(out.values()):
+            raise RunError(f"{where}: nothing to search")
+        return cls(out)
+
+    def digest(self) -> str:
+        return manifest_mod.canonical_digest(
+            {f: [[p.key, p.low, p.high, p.integer] for p in ps] for f, ps in self.params.items()}
+        )
+
+
+def _param(key: str, bounds: Any, where: str, weights: dict, set_dotted: Any) -> Param:
+    if (
+        not isinstance(bounds, list)
+        or len(bounds) != 2
+        or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds)
+    ):
+        raise RunError(f"{where}: {key!r} must be [low, high], got {bounds!r}")
+    low, high = bounds
+    if not low < high:
+        raise RunError(f"{where}: {key!r} has an empty range [{low}, {high}]")
+    try:
+        set_dotted(weights, key, low)
+    except ValueError as exc:
+        raise RunError(f"{where}: {exc}") from None
+    return Param(key, low, high, isinstance(low, int) and isinstance(high, int))
+
+
+@lru_cache(maxsize=256)
+def base_value(key: str) -> float:
+    """The value of a dotted weight in the base bot's ``weights.toml``."""
+    from strategies.heuristic.evaluation import default_weights
+
+    node: Any = default_weights()
+    for part in key.split("."):
+        node = node[part]
+    return node
+
+
+def start_values(space: Space, path: Path | None) -> dict[str, dict[str, float]]:
+    """Each seat's starting values: the ``[seat.F]`` values of ``path`` (default: the shipped
+    tuned lineup), else the base bot's, clipped into the searched ranges."""
+    from strategies.heuristic.evaluation import (
+        TUNED_FILE,
+        default_weights,
+        merge_weights,
+        read_weights_file,
+    )
+
+    if str(path) == BASE_BOT:  # start from the base bot itself
+        return {f: {p.key: p.clip(base_value(p.key)) for p in ps} for f, ps in space.params.items()}
+    chosen = Path(path or TUNED_FILE)
+    try:
+        content = read_weights_file(chosen)
+        merge_weights(default_weights(), content, str(chosen))  # checks every value's name
+    except ValueError as exc:
+        raise RunError(f"--start: {exc}") from None
+    seats = content.get("seat", {})
+    out = {}
+    for f, params in space.params.items():
+        own = _flatten(seats.get(f, {}))
+        out[f] = {p.key: p.clip(own.get(p.key, base_value(p.key))) for p in params}
+    return out
+
+
+def _flatten(table: dict, prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            out |= _flatten(value, f"{prefix}{key}.")
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def spec_of(values: dict[str, float]) -> str:
+    """The strategy spec of a seat playing ``values`` over the base bot (values equal to the
+    base bot's are left out, so the base bot's own values give exactly ``heuristic-v1``)."""
+    changed = {k: v for k, v in sorted(values.items()) if fmt_value(v) != fmt_value(base_value(k))}
+    if not changed:
+        return BASE_BOT
+    return BASE_BOT + ":" + ",".join(f"{k}={fmt_value(v)}" for k, v in changed.items())
+
+
+def fmt_value(value: float) -> str:
+    if isinstance(value, int):
+        return str(value)
+    text = f"{value:.4f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text

@@ -1,0 +1,156 @@
+"""The out folder of a bot tuning: its state (``tune.json``), the log of every evaluation
+(``evaluations/*.parquet``, replayed on resume) and the tuned weights file."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from simulate.result import FACTIONS
+from simulate.study import manifest as manifest_mod
+from simulate.study.bot_space import fmt_value
+from simulate.study.errors import RunError
+
+STATE_FILE = "tune.json"
+
+
+class EvaluationLog:
+    """The evaluations already in ``OUT/evaluations`` (for the replay), and new ones."""
+
+    def __init__(self, out: Path) -> None:
+        self.folder = out / "evaluations"
+        import pyarrow.parquet as pq
+
+        self.rows: dict[tuple, dict[str, Any]] = {}
+        for shard in sorted(self.folder.glob("part-*.parquet")):
+            for row in pq.read_table(shard).to_pylist():
+                self.rows[_key(row)] = row
+
+    def get(self, rnd: int, faction: str, cands: Sequence[Any]) -> list[dict] | None:
+        found = [self.rows.get((rnd, faction, c.kind, c.generation, c.trial)) for c in cands]
+        if any(r is None for r in found):
+            return None
+        for row, cand in zip(found, cands, strict=True):
+            if json.loads(row["params"]) != json.loads(json.dumps(cand.values, sort_keys=True)):
+                raise RunError(
+                    f"the log in {self.folder} does not match this tuning (round {rnd}, "
+                    f"{faction}, {cand.kind} {cand.trial}): use --force or another --out"
+                )
+        return found  # type: ignore[return-value]
+
+    def write(self, rnd: int, faction: str, tag: str, rows: list[dict[str, Any]]) -> None:
+        import pyarrow as pa
+
+        from simulate.study import dataset
+
+        for row in rows:
+            row["round"] = rnd
+        dataset.write_shard(
+            self.folder, f"part-r{rnd:03d}-{faction}-{tag}.parquet", pa.Table.from_pylist(rows)
+        )
+        for row in rows:
+            self.rows[_key(row)] = row
+
+
+def _key(row: dict[str, Any]) -> tuple:
+    return (row["round"], row["faction"], row["kind"], row["generation"], row["trial"])
+
+
+def check_out(out: Path, tuning: Any, force: bool) -> dict[str, Any] | None:
+    """The state of the tuning to resume or continue, or None for a new one; RunError if
+    ``out`` holds something else (without ``force``)."""
+    if out.exists() and not out.is_dir():
+        raise RunError(f"output {out} exists and is not a directory")
+    path = out / STATE_FILE
+    if not path.is_file():
+        if out.is_dir() and any(out.iterdir()) and not force:
+            raise RunError(f"{out} is not empty and holds no tuning; use --force or another --out")
+        return None
+    try:
+        state = json.loads(path.read_text())
+    except ValueError:
+        if force:
+            return None
+        raise RunError(f"{path} is not valid JSON; use --force to replace it") from None
+    old = state.get("config", {})
+    same = {k: v for k, v in old.items() if k != "rounds"} == tuning.config(rounds=False)
+    if same and old.get("rounds", 0) <= tuning.rounds:
+        return state
+    if force:
+        return None
+    what = "fewer rounds" if same else "a different tuning"
+    raise RunError(f"{out} holds {what}; use --force to replace it or choose another --out")
+
+
+def wipe(out: Path) -> None:
+    import shutil
+
+    for name in ("evaluations", "report", "ladder"):
+        if (out / name).is_dir():
+            shutil.rmtree(out / name)
+    for name in (STATE_FILE, "weights.toml"):
+        (out / name).unlink(missing_ok=True)
+
+
+def new_state(tuning: Any, command: Sequence[str] | None) -> dict[str, Any]:
+    return manifest_mod.provenance(tuning.data_files) | {
+        "kind": "tune-bots",
+        "command": list(command) if command else None,
+        "start_time": manifest_mod.now(),
+    }
+
+
+def write_state(out: Path, state: dict[str, Any]) -> None:
+    tmp = out / f".{STATE_FILE}.tmp"
+    tmp.write_text(json.dumps(state, indent=2, sort_keys=True, default=str) + "\n")
+    tmp.replace(out / STATE_FILE)
+
+
+def total_games(log: EvaluationLog) -> int:
+    return int(sum(r["games"] for r in log.rows.values()))
+
+
+def read_state(out: Path) -> dict[str, Any]:
+    """``OUT/tune.json``, or RunError (one line)."""
+    try:
+        return json.loads((Path(out) / STATE_FILE).read_text())
+    except (OSError, ValueError):
+        raise RunError(f"{out} holds no finished tuning ({STATE_FILE} missing or bad)") from None
+
+
+def write_weights(path: Path, field_: dict[str, dict[str, float]], tuning: Any, games: int) -> None:
+    """The tuned lineup as a weights file (one ``[seat.F]`` table per Faction) that
+    ``heuristic-v1:weights=FILE`` (and, shipped as ``tuned.toml``, ``heuristic``) plays."""
+    lines = [
+        "# Seat values of a heuristic lineup tuned by `vsim tune-bots` (merged over",
+        "# weights.toml for one Faction's bot each). Play it with",
+        f"#   --strategy all=heuristic-v1:weights={path.name}",
+        f"# Seed {tuning.seed}, {tuning.rounds} rounds, {games:,} games in all; variant "
+        f"{tuning.variant.name}.",
+    ]
+    for f in FACTIONS:
+        tables: dict[str, dict[str, Any]] = {}
+        for key, value in sorted(field_[f].items()):
+            table, _, name = key.rpartition(".")
+            tables.setdefault(table, {})[name] = value
+        for table, values in sorted(tables.items()):
+            lines.append("")
+            lines.append(f"[seat.{f}.{table}]")
+            lines += [f"{name} = {fmt_value(v)}" for name, v in sorted(values.items())]
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text("\n".join(lines) + "\n")
+    tmp.replace(path)
+
+
+def evaluations(out: Path) -> list[dict[str, Any]]:
+    """Every evaluation row of a tuning, in the order it was made."""
+    rows = list(EvaluationLog(Path(out)).rows.values())
+    order = {"incumbent": 0, "candidate": 1, "validation": 2}
+    return sorted(
+        rows,
+        key=lambda r: (
+            r["round"], FACTIONS.index(r["faction"]), order[r["kind"]], r["generation"], r["trial"]
+        ),
+    )  # fmt: skip

@@ -1,0 +1,173 @@
+"""``vsim tune-bots`` (issue 18): the tuner improves a bad bot, resumes to the same result,
+and refuses bad parameter files in one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_support import invoke, listing
+
+from simulate.study import bot_tuning as bt
+from simulate.study.errors import RunError
+
+# A Sultanate bot that never Attacks and values no kill: it wins about 2% of its games
+# against heuristic-v1 (30% with the shipped values).
+BAD_DS = """
+[seat.DS.play]
+aggression = 0.0
+[seat.DS.play.DS]
+kill_rebel = 0.0
+kill_mongol = 0.0
+delhi_unit = 0.0
+"""
+
+SPACE = """
+[DS]
+"play.aggression" = [0.0, 1.0]
+"play.DS.kill_rebel" = [0.0, 1.0]
+"play.DS.kill_mongol" = [0.0, 1.0]
+"play.DS.delhi_unit" = [0.0, 1.0]
+"""
+
+
+def _files(tmp_path):
+    (tmp_path / "bad.toml").write_text(BAD_DS)
+    (tmp_path / "space.toml").write_text(SPACE)
+    return tmp_path / "bad.toml", tmp_path / "space.toml"
+
+
+def _tuning(tmp_path, rounds=1, **kw):
+    start, space = _files(tmp_path)
+    opts = dict(
+        seed=3, rounds=rounds, generations=2, popsize=4, games=24, validation_games=24,
+        factions=["DS"], space=space, start=start,
+    )  # fmt: skip
+    return bt.Tuning.create(**(opts | kw))
+
+
+def _rows(out):
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in bt.evaluations(out)]
+
+
+def test_the_tuner_improves_a_deliberately_bad_weight_vector(tmp_path):
+    run = bt.tune_bots(_tuning(tmp_path), tmp_path / "t", jobs=1)
+    (phase,) = run.phases
+    assert phase.accepted and phase.validated[1] > phase.validated[0]
+    assert phase.best > phase.incumbent
+    assert run.field["DS"] != bt.start_values(bt.Space.load(tmp_path / "space.toml"),
+                                              tmp_path / "bad.toml")["DS"]  # fmt: skip
+    weights = (tmp_path / "t" / "weights.toml").read_text()
+    assert "[seat.DS.play]" in weights
+
+
+def test_the_tuner_is_deterministic_for_a_seed(tmp_path):
+    bt.tune_bots(_tuning(tmp_path), tmp_path / "a", jobs=1)
+    bt.tune_bots(_tuning(tmp_path), tmp_path / "b", jobs=2)
+    assert _rows(tmp_path / "a") == _rows(tmp_path / "b")
+
+
+def test_resume_gives_the_same_result_as_an_uninterrupted_tune(tmp_path):
+    bt.tune_bots(_tuning(tmp_path, rounds=2), tmp_path / "whole", jobs=2)
+    first = bt.tune_bots(_tuning(tmp_path, rounds=1), tmp_path / "resumed", jobs=2)
+    shard = sorted((tmp_path / "resumed" / "evaluations").glob("part-*.parquet"))[-1]
+    shard.unlink()  # as if killed before the last evaluation of round 1 was written
+    again = bt.tune_bots(_tuning(tmp_path, rounds=2), tmp_path / "resumed", jobs=2)
+    assert again.replayed > 0 and first.replayed == 0
+    assert _rows(tmp_path / "resumed") == _rows(tmp_path / "whole")
+    assert (tmp_path / "resumed" / "weights.toml").read_text() == (
+        tmp_path / "whole" / "weights.toml"
+    ).read_text()
+
+
+def test_a_tuned_weights_file_plays_each_seat_with_its_own_values(tmp_path):
+    import random
+
+    from simulate.rules.ruleset import load_rules
+    from strategies import registry
+
+    run = bt.tune_bots(_tuning(tmp_path), tmp_path / "t", jobs=1)
+    bot = registry.make(f"heuristic-v1:weights={tmp_path / 't' / 'weights.toml'}")
+    bot.new_game("DS", random.Random(0), load_rules())
+    assert bot.weights["play"]["aggression"] == pytest.approx(
+        run.field["DS"]["play.aggression"], abs=1e-4
+    )
+    bot.new_game("BK", random.Random(0), load_rules())
+    assert bot.weights["play"]["aggression"] == 0.5  # weights.toml: the BK seat is untouched
+
+
+@pytest.mark.parametrize(
+    ("space", "message"),
+    [
+        ('[DS]\n"play.agression" = [0.0, 1.0]\n', "unknown weight 'play.agression'"),
+        ('[DS]\n"play.aggression" = [1.0, 1.0]\n', "empty range"),
+        ('[DS]\n"play.aggression" = 0.5\n', "must be [low, high]"),
+        ('[XX]\n"play.aggression" = [0.0, 1.0]\n', "unknown table [XX]"),
+        ("[DS\n", "--space"),
+    ],
+)
+def test_bad_search_space_files_are_refused_in_one_line(tmp_path, space, message):
+    (tmp_path / "space.toml").write_text(space)
+    before = listing(tmp_path)
+    result = invoke(
+        "tune-bots", "--out", str(tmp_path / "t"), "--space", str(tmp_path / "space.toml"),
+        "--faction", "DS",
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+    assert listing(tmp_path) == before
+
+
+def test_a_bad_start_file_is_refused_in_one_line(tmp_path):
+    (tmp_path / "start.toml").write_text("[seat.XX.play]\naggression = 1.0\n")
+    result = invoke(
+        "tune-bots", "--out", str(tmp_path / "t"), "--start", str(tmp_path / "start.toml")
+    )
+    assert result.exit_code == 2 and "unknown seat 'XX'" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--popsize", "2"], "--popsize must be an integer >= 4"),
+        (["--games", "0"], "--games must be an integer >= 1"),
+        (["--faction", "XY"], "--faction 'XY'"),
+        (["--pool", "nosuchbot"], "unknown strategy 'nosuchbot'"),
+        (["--vp-weight", "-1"], "--vp-weight"),
+    ],
+)
+def test_bad_tuning_options_are_refused_in_one_line(tmp_path, args, message):
+    result = invoke("tune-bots", "--out", str(tmp_path / "t"), *args)
+    assert result.exit_code == 2 and message in result.output
+    assert not (tmp_path / "t").exists()
+
+
+def test_a_folder_holding_another_tuning_is_not_overwritten(tmp_path):
+    bt.tune_bots(_tuning(tmp_path), tmp_path / "t", jobs=1)
+    with pytest.raises(RunError, match="a different tuning"):
+        bt.tune_bots(_tuning(tmp_path, seed=4), tmp_path / "t", jobs=1)
+
+
+def test_more_rounds_continue_a_tuning_but_fewer_are_refused(tmp_path):
+    bt.tune_bots(_tuning(tmp_path, rounds=1), tmp_path / "t", jobs=1)
+    more = bt.tune_bots(_tuning(tmp_path, rounds=2), tmp_path / "t", jobs=1)
+    assert len(more.phases) == 2 and more.replayed > 0
+    with pytest.raises(RunError, match="fewer rounds"):
+        bt.tune_bots(_tuning(tmp_path, rounds=1), tmp_path / "t", jobs=1)
+
+
+def test_the_cli_writes_weights_a_report_and_the_state(tmp_path):
+    start, space = _files(tmp_path)
+    result = invoke(
+        "tune-bots", "--out", str(tmp_path / "t"), "--faction", "DS", "--space", str(space),
+        "--start", str(start), "--rounds", "1", "--generations", "1", "--popsize", "4",
+        "--games", "8", "--validation-games", "8", "--ladder-games", "6",
+        "--challenger", "random", "--jobs", "1", "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    state = json.loads((tmp_path / "t" / "tune.json").read_text())
+    assert state["status"] == "complete" and state["config"]["factions"] == ["DS"]
+    assert (tmp_path / "t" / "report" / "tune-bots.html").is_file()
+    assert (tmp_path / "t" / "ladder" / "ladder.json").is_file()
+    assert "round 1 DS" in result.output
