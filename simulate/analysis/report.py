@@ -105,6 +105,7 @@ def build_report(
         run, [c for c in comparisons if not isinstance(c, str)], margin, 1 - confidence
     )
     context["verdict"] = found
+    context["sequential"] = sequential_context(run.manifest.get("sequential"))
     with contextlib.suppress(OSError):  # a read-only run folder: it is still in the report
         (run.directory / "verdict.json").write_text(
             json.dumps(finite(found), indent=2, allow_nan=False) + "\n", "utf-8"
@@ -376,3 +377,27 @@ def _failures(run: Run) -> dict[str, Any]:
     if failed.height > 20:
         items.append(f"... and {failed.height - 20} more (column `error` of the games table)")
     return {"count": failed.height, "total": run.games.height, "items": items}
+
+
+def sequential_context(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The ``--until-clear`` section: the rule, the looks and each comparison's decision."""
+    if not entry or not entry.get("looks"):
+        return None
+    rule = entry["rule"]
+    last = entry["looks"][-1]
+    rows = []
+    for c in last["comparisons"]:
+        for f in c["factions"]:
+            rows.append(
+                (f"{c['b']} vs {c['a']}", f["faction"], f["n"], f"{100 * f['diff']:+.1f} pp",
+                 f"{f['llr']:.2f}", f["decision"])
+            )  # fmt: skip
+    return {
+        "rule": rule,
+        "status": entry.get("status"),
+        "games": entry.get("games_used"),
+        "looks": [lk["games"] for lk in entry["looks"]],
+        "table": render.table(
+            ["comparison", "Faction", "paired games", "B - A", "LLR", "decision"], rows
+        ),
+    }

@@ -155,6 +155,27 @@ def progress_bar(enabled: bool) -> Any:
     help="Fail a game whose strategy takes longer than this on one decision.",
 )  # fmt: skip
 @click.option(
+    "--until-clear", is_flag=True,
+    help="Play --games per variant at a time on common seeds until every comparison (each "
+    "variant against the first) is answered by a sequential test (GSPRT), or --max-games.",
+)  # fmt: skip
+@click.option(
+    "--delta", type=float, default=0.03, show_default=True,
+    help="With --until-clear: the smallest change in a Faction's win rate that matters.",
+)  # fmt: skip
+@click.option(
+    "--alpha", type=float, default=0.05, show_default=True,
+    help="With --until-clear: chance of a false 'changes' anywhere in the run.",
+)  # fmt: skip
+@click.option(
+    "--beta", type=float, default=0.2, show_default=True,
+    help="With --until-clear: chance of missing a change of --delta.",
+)  # fmt: skip
+@click.option(
+    "--max-games", type=int, default=20000, show_default=True,
+    help="With --until-clear: stop at this many games per variant, clear or not.",
+)  # fmt: skip
+@click.option(
     "--report/--no-report", default=True, show_default=True,
     help="Write the balance report (DIR/report/report.html) when the run ends.",
 )  # fmt: skip
@@ -178,6 +199,11 @@ def run(
     quiet: bool,
     as_json: bool,
     decision_timeout: float | None,
+    until_clear: bool,
+    delta: float,
+    alpha: float,
+    beta: float,
+    max_games: int,
     report: bool,
 ) -> None:
     """Play a study of games in parallel and write a Parquet dataset.
@@ -211,20 +237,23 @@ def run(
     enabled = not quiet and sys.stderr.isatty()
     every = 0.0 if quiet else 10.0
     command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
+    rule = _rule(until_clear, delta, alpha, beta, len(study.variants))
+    options = dict(
+        jobs=jobs, backend=backend, scheduler=scheduler, force=force, chunk=chunk_size,
+        command=command, decision_timeout=decision_timeout,
+    )  # fmt: skip
+    looks: list = []
     try:
         with progress_bar(enabled) as bar:
-            outcome = runner.run(
-                study,
-                out,
-                jobs=jobs,
-                backend=backend,
-                scheduler=scheduler,
-                force=force,
-                chunk=chunk_size,
-                progress=Bar(bar, every),
-                command=command,
-                decision_timeout=decision_timeout,
-            )
+            if rule is None:
+                outcome = runner.run(study, out, progress=Bar(bar, every), **options)
+            else:
+                from simulate.study.sequential import run_until_clear
+
+                outcome, looks = run_until_clear(
+                    study, out, rule, max_games, progress=Bar(bar, every), **options,
+                    on_look=None if as_json else _print_look,
+                )  # fmt: skip
     except RunError as exc:
         raise InputError(str(exc)) from None
     except KeyboardInterrupt:
@@ -243,12 +272,37 @@ def run(
         )
         ctx.exit(1)
     if as_json:
-        click.echo(json.dumps(_summary_json(outcome, study), allow_nan=False))
+        summary = _summary_json(outcome, study)
+        if looks:
+            summary["sequential"] = [lk.to_json() for lk in looks]
+        click.echo(json.dumps(summary, allow_nan=False))
     else:
         _print_report(console, outcome, study)
+        for lk in looks:
+            click.echo(
+                f"Sequential test, {lk.b} vs {lk.a} after {lk.n:,} paired games: {lk.decision}"
+            )
     if report:
         _write_report(out, quiet=as_json)
     ctx.exit(outcome.exit_code)
+
+
+def _rule(until_clear: bool, delta: float, alpha: float, beta: float, variants: int) -> Any:
+    """The sequential test's rule of ``--until-clear`` (None without it), checked."""
+    if not until_clear:
+        return None
+    from simulate.analysis.sequential import Rule
+
+    try:
+        return Rule(delta, alpha, beta, max(1, variants - 1))
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _print_look(games: int, looks: list) -> None:
+    """One line per look of ``--until-clear`` on stderr."""
+    text = "; ".join(f"{lk.b} vs {lk.a}: {lk.decision}" for lk in looks)
+    click.echo(f"look at {games:,} games per variant: {text}", err=True)
 
 
 def _summary_json(report: runner.RunReport, study: Study) -> dict[str, Any]:
