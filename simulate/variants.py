@@ -517,6 +517,21 @@ def _load_file(path: Path) -> Variant:
     )
 
 
+def variant_from_content(content: dict[str, Any], path: Path) -> Variant:
+    """A variant from parsed TOML that came from ``path`` (checked like a file; its name need
+    not be the file's: e.g. the base of a ``vsim tune`` search file)."""
+    label = str(path)
+    _check(content, label, _Ctx(folder=path.parent, names=None))
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return Variant(
+        name=content["name"],
+        description=content["description"],
+        path=path.resolve(),
+        content=content,
+        digest=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+    )
+
+
 def load_variant(ref: str | Path | None) -> Variant:
     """A variant by reference: None or "base", a built-in name, or a path to a TOML file.
 

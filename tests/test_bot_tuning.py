@@ -145,7 +145,7 @@ def test_bad_tuning_options_are_refused_in_one_line(tmp_path, args, message):
 
 def test_a_folder_holding_another_tuning_is_not_overwritten(tmp_path):
     bt.tune_bots(_tuning(tmp_path), tmp_path / "t", jobs=1)
-    with pytest.raises(RunError, match="a different tuning"):
+    with pytest.raises(RunError, match="a different tune-bots"):
         bt.tune_bots(_tuning(tmp_path, seed=4), tmp_path / "t", jobs=1)
 
 
@@ -153,7 +153,7 @@ def test_more_rounds_continue_a_tuning_but_fewer_are_refused(tmp_path):
     bt.tune_bots(_tuning(tmp_path, rounds=1), tmp_path / "t", jobs=1)
     more = bt.tune_bots(_tuning(tmp_path, rounds=2), tmp_path / "t", jobs=1)
     assert len(more.phases) == 2 and more.replayed > 0
-    with pytest.raises(RunError, match="fewer rounds"):
+    with pytest.raises(RunError, match="with more --rounds"):
         bt.tune_bots(_tuning(tmp_path, rounds=1), tmp_path / "t", jobs=1)
 
 

@@ -573,3 +573,34 @@ def tuning_progress(phases: Sequence[Mapping[str, Any]]) -> Figure:
     ax.legend(fontsize=8, ncol=2)
     fig.suptitle("Bot tuning: each seat's score against its pool, round by round")
     return fig
+
+
+def sensitivity(rows: Sequence[Mapping[str, Any]], keys: Sequence[str]) -> Figure:
+    """Each Faction's win rate against each searched key's value (one panel per key), every
+    candidate of a variant search at its largest number of games (point size: games)."""
+    import json
+
+    best: dict[int, Mapping[str, Any]] = {}
+    for r in rows:
+        if r["trial"] not in best or r["games"] > best[r["trial"]]["games"]:
+            best[r["trial"]] = r
+    panels = max(1, len(keys))
+    fig = _figure(4.2 * panels, 3.8)
+    axes = np.atleast_1d(fig.subplots(1, panels, sharey=True))
+    for ax, key in zip(axes, keys, strict=False):
+        for f in FACTIONS:
+            xs, ys, sizes = [], [], []
+            for r in best.values():
+                value = json.loads(r["params"]).get(key)
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    xs.append(value)
+                    ys.append(100 * r[f"win_{f}"])
+                    sizes.append(8 + 40 * r["games"] / max(x["games"] for x in best.values()))
+            ax.scatter(xs, ys, s=sizes, color=FACTION_COLOURS[f], alpha=0.6, label=FACTION_NAMES[f])
+        ax.axhline(100 / 3, color="#555555", lw=1, ls="--")
+        ax.set_xlabel(key)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("win rate (%)")
+    axes[0].legend(fontsize=8)
+    fig.suptitle("Win rate against each searched value (every candidate; size: games)")
+    return fig

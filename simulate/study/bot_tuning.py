@@ -128,7 +128,7 @@ class Tuning:
             manifest_mod.data_files(),
         )  # fmt: skip
 
-    def config(self, rounds: bool = True) -> dict[str, Any]:
+    def config(self, rounds: bool = True) -> dict[str, Any]:  # noqa: FBT001
         """What decides the evaluations (compared on resume; more rounds may follow)."""
         out = {
             "kind": "tune-bots",

@@ -16,17 +16,35 @@ from simulate.study.errors import RunError
 STATE_FILE = "tune.json"
 
 
-class EvaluationLog:
-    """The evaluations already in ``OUT/evaluations`` (for the replay), and new ones."""
+BOT_KEYS = ("round", "faction", "kind", "generation", "trial")
 
-    def __init__(self, out: Path) -> None:
-        self.folder = out / "evaluations"
+
+class EvaluationLog:
+    """The evaluations already in ``OUT/evaluations`` (for the replay), and new ones, by the
+    values of their ``keys`` columns (a bot tuning's by default)."""
+
+    def __init__(self, out: Path, keys: Sequence[str] = BOT_KEYS) -> None:
         import pyarrow.parquet as pq
 
+        self.folder = out / "evaluations"
+        self.keys = tuple(keys)
         self.rows: dict[tuple, dict[str, Any]] = {}
         for shard in sorted(self.folder.glob("part-*.parquet")):
             for row in pq.read_table(shard).to_pylist():
-                self.rows[_key(row)] = row
+                self.rows[self.key(row)] = row
+
+    def key(self, row: dict[str, Any]) -> tuple:
+        return tuple(row[k] for k in self.keys)
+
+    def add(self, name: str, rows: list[dict[str, Any]]) -> None:
+        """Write ``rows`` as the shard ``part-NAME.parquet`` (atomically) and keep them."""
+        import pyarrow as pa
+
+        from simulate.study import dataset
+
+        dataset.write_shard(self.folder, f"part-{name}.parquet", pa.Table.from_pylist(rows))
+        for row in rows:
+            self.rows[self.key(row)] = row
 
     def get(self, rnd: int, faction: str, cands: Sequence[Any]) -> list[dict] | None:
         found = [self.rows.get((rnd, faction, c.kind, c.generation, c.trial)) for c in cands]
@@ -41,32 +59,25 @@ class EvaluationLog:
         return found  # type: ignore[return-value]
 
     def write(self, rnd: int, faction: str, tag: str, rows: list[dict[str, Any]]) -> None:
-        import pyarrow as pa
-
-        from simulate.study import dataset
-
         for row in rows:
             row["round"] = rnd
-        dataset.write_shard(
-            self.folder, f"part-r{rnd:03d}-{faction}-{tag}.parquet", pa.Table.from_pylist(rows)
-        )
-        for row in rows:
-            self.rows[_key(row)] = row
+        self.add(f"r{rnd:03d}-{faction}-{tag}", rows)
 
 
-def _key(row: dict[str, Any]) -> tuple:
-    return (row["round"], row["faction"], row["kind"], row["generation"], row["trial"])
-
-
-def check_out(out: Path, tuning: Any, force: bool) -> dict[str, Any] | None:
-    """The state of the tuning to resume or continue, or None for a new one; RunError if
-    ``out`` holds something else (without ``force``)."""
+def check_out(
+    out: Path, search: Any, force: bool, state_file: str = STATE_FILE, grows: str = "rounds"
+) -> dict[str, Any] | None:
+    """The state of the search to resume or continue (the same config with as much or more
+    of ``grows``), or None for a new one; RunError if ``out`` holds something else (without
+    ``force``). ``search`` has ``config()`` and the attribute ``grows``."""
     if out.exists() and not out.is_dir():
         raise RunError(f"output {out} exists and is not a directory")
-    path = out / STATE_FILE
+    path = out / state_file
     if not path.is_file():
         if out.is_dir() and any(out.iterdir()) and not force:
-            raise RunError(f"{out} is not empty and holds no tuning; use --force or another --out")
+            raise RunError(
+                f"{out} is not empty and holds no {state_file}; use --force or another --out"
+            )
         return None
     try:
         state = json.loads(path.read_text())
@@ -74,38 +85,45 @@ def check_out(out: Path, tuning: Any, force: bool) -> dict[str, Any] | None:
         if force:
             return None
         raise RunError(f"{path} is not valid JSON; use --force to replace it") from None
-    old = state.get("config", {})
-    same = {k: v for k, v in old.items() if k != "rounds"} == tuning.config(rounds=False)
-    if same and old.get("rounds", 0) <= tuning.rounds:
+    old = dict(state.get("config", {}))
+    new = search.config()
+    same = {k: v for k, v in old.items() if k != grows} == {
+        k: v for k, v in new.items() if k != grows
+    }
+    if same and old.get(grows, 0) <= new[grows]:
         return state
     if force:
         return None
-    what = "fewer rounds" if same else "a different tuning"
+    what = (
+        f"the same search with more --{grows} ({old.get(grows)} > {new[grows]})"
+        if same
+        else f"a different {new.get('kind', 'search')}"
+    )
     raise RunError(f"{out} holds {what}; use --force to replace it or choose another --out")
 
 
-def wipe(out: Path) -> None:
+def wipe(out: Path, files: Sequence[str] = (STATE_FILE, "weights.toml")) -> None:
     import shutil
 
     for name in ("evaluations", "report", "ladder"):
         if (out / name).is_dir():
             shutil.rmtree(out / name)
-    for name in (STATE_FILE, "weights.toml"):
+    for name in files:
         (out / name).unlink(missing_ok=True)
 
 
-def new_state(tuning: Any, command: Sequence[str] | None) -> dict[str, Any]:
-    return manifest_mod.provenance(tuning.data_files) | {
-        "kind": "tune-bots",
+def new_state(search: Any, command: Sequence[str] | None) -> dict[str, Any]:
+    return manifest_mod.provenance(search.data_files) | {
+        "kind": search.config()["kind"],
         "command": list(command) if command else None,
         "start_time": manifest_mod.now(),
     }
 
 
-def write_state(out: Path, state: dict[str, Any]) -> None:
-    tmp = out / f".{STATE_FILE}.tmp"
+def write_state(out: Path, state: dict[str, Any], state_file: str = STATE_FILE) -> None:
+    tmp = out / f".{state_file}.tmp"
     tmp.write_text(json.dumps(state, indent=2, sort_keys=True, default=str) + "\n")
-    tmp.replace(out / STATE_FILE)
+    tmp.replace(out / state_file)
 
 
 def total_games(log: EvaluationLog) -> int:

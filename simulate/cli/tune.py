@@ -1,0 +1,89 @@
+"""``vsim tune``: search a variant's parameters for win rates nearest a target (issue 19)."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from simulate.cli.app import InputError, cli
+from simulate.cli.app import one_line as _one_line
+from simulate.cli.run import Bar, progress_bar
+from simulate.study.backends import BACKENDS
+from simulate.study.errors import RunError
+
+
+@cli.command("tune")
+@click.argument("search_file", metavar="VARIANT.toml", type=click.Path(path_type=Path))
+@click.option(
+    "--target", default="equal", show_default=True, metavar="equal|DS=x,BK=y,VE=z",
+    help="The win rates to approach (among decided games; they sum to 1).",
+)  # fmt: skip
+@click.option("--budget", type=int, default=4000, show_default=True, help="Games in all.")
+@click.option(
+    "--first-games", "first", type=int, default=100, show_default=True,
+    help="Games of each new candidate; promising ones get more (racing).",
+)  # fmt: skip
+@click.option(
+    "--strategy", "strategies", multiple=True, metavar="[all|DS|BK|VE=]SPEC",
+    help="The bots, as in vsim run (default: the registry default).",
+)  # fmt: skip
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed (>= 0).")
+@click.option(
+    "--out", "-o", type=click.Path(path_type=Path), required=True,
+    help="Output directory (rerun to resume; a larger --budget continues).",
+)  # fmt: skip
+@click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")
+@click.option("--backend", type=click.Choice(BACKENDS), default="loky", show_default=True)
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask or Ray address.")
+@click.option("--force", is_flag=True, help="Replace a different search found in --out.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_context
+def tune(
+    ctx: click.Context, search_file: Path, out: Path, quiet: bool, force: bool, **opts
+) -> None:
+    """Search the [search] keys of VARIANT.toml for win rates nearest --target (Optuna TPE,
+    common seeds, racing). Writes OUT/best.toml (a ready --variant), OUT/evaluations/*.parquet
+    and OUT/report/tune.html. Exit status: 0 done, 2 bad input, 1 stopped (rerun to resume).
+    """
+    from simulate.analysis import variant_search as report
+    from simulate.study.variant_search import Search, run_search
+
+    jobs, backend, scheduler = opts.pop("jobs"), opts.pop("backend"), opts.pop("scheduler")
+    if jobs is not None and jobs < 1:
+        raise InputError(f"--jobs must be a positive integer, got {jobs}")
+    try:
+        search = Search.create(search_file, **opts)
+    except RunError as exc:
+        raise InputError(str(exc)) from None
+    command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
+    try:
+        with progress_bar(not quiet and sys.stderr.isatty()) as bar:
+            found = run_search(
+                search, out, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
+                progress=Bar(bar, 0.0 if quiet else 10.0), command=command,
+            )  # fmt: skip
+    except RunError as exc:
+        raise InputError(str(exc)) from None
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted: rerun the same command to resume the search in {out}.", err=True)
+        ctx.exit(130)
+    except Exception as exc:  # keep what is done
+        traceback.print_exc()
+        click.echo(
+            f"Error: the search stopped ({type(exc).__name__}: {_one_line(str(exc))[:200]}); "
+            f"finished evaluations are kept in {out}: rerun the same command to resume",
+            err=True,
+        )
+        ctx.exit(1)
+    files = report.write(out)
+    b, r = found.best, found.reference
+    click.echo(f"Played {found.played:,} games ({found.games_used:,} in all).")
+    click.echo(
+        f"Best: {b['params']} at {b['distance']:.1f} points from the target "
+        f"[{b['distance_low']:.1f}, {b['distance_high']:.1f}] over {b['games']} games; "
+        f"the base game: {r['distance']:.1f} points on the same seeds."
+    )
+    click.echo(f"Variant: {out / 'best.toml'}; report: {files.html}")

@@ -1,0 +1,427 @@
+"""``vsim tune VARIANT.toml``: which values of a variant's parameters bring the win rates
+nearest a target (issue 19).
+
+The variant file names what to search in a ``[search]`` table: ``"KEY" = [v1, v2, ...]``
+(choices) or ``"KEY" = {low = 1, high = 4}`` (a range; integers when both ends are, an
+optional ``step``). KEY is any dotted key of the variant format (``--set``'s keys). The rest
+of the file is the variant every candidate starts from. Every choice and both ends of every
+range are checked before a game is played.
+
+Optuna's TPE sampler (seeded; the same library as ``vsim tune-bots``) proposes candidates.
+Each plays ``first`` games on common seeds (game k of every candidate has the same seed);
+the objective is the root-mean-square distance, in points, of the three Factions' win rates
+(among decided games) from the target. Racing spends the rest of the budget where it
+matters: the better half of the candidates doubles its games on the same seeds, then the
+better half of those, and so on (successive halving). The best candidate is the one whose
+distance has the lowest upper bound (Wilson intervals), not the luckiest small sample.
+
+Every evaluation is a Parquet row in ``OUT/evaluations/``; a rerun of the same command
+replays them through the sampler and goes on, and a larger ``--budget`` continues a search.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simulate.overrides import with_settings
+from simulate.result import FACTIONS
+from simulate.rules.datafiles import DataError
+from simulate.study import manifest as manifest_mod
+from simulate.study import tuning_folder
+from simulate.study.backends import Backend, default_jobs, open_backend
+from simulate.study.batch import Batch, Chunk, play
+from simulate.study.errors import RunError
+from simulate.study.runs import Progress, locked
+from simulate.study.specs import check_strategies, parse_strategies
+
+STATE_FILE = "search.json"
+CHUNK = 50
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One searched key: its choices, or its range."""
+
+    key: str
+    choices: tuple[Any, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+
+    def distribution(self) -> Any:
+        import optuna
+
+        if self.choices:
+            return optuna.distributions.CategoricalDistribution(self.choices)
+        if isinstance(self.low, int) and isinstance(self.high, int):
+            return optuna.distributions.IntDistribution(
+                self.low, self.high, step=int(self.step or 1)
+            )
+        return optuna.distributions.FloatDistribution(
+            float(self.low), float(self.high), step=self.step
+        )
+
+    def edges(self) -> tuple[Any, ...]:
+        """The values checked up front: every choice, or both ends of the range."""
+        return self.choices or (self.low, self.high)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.choices:
+            return {"key": self.key, "choices": list(self.choices)}
+        return {"key": self.key, "low": self.low, "high": self.high, "step": self.step}
+
+
+def parse_target(text: str) -> dict[str, float]:
+    """``equal`` or ``DS=0.4,BK=0.3,VE=0.3`` (summing to 1); RunError (one line) if bad."""
+    if text.strip().lower() == "equal":
+        return {f: 1 / 3 for f in FACTIONS}
+    out: dict[str, float] = {}
+    for part in text.split(","):
+        name, eq, value = part.partition("=")
+        name = name.strip().upper()
+        try:
+            share = float(value)
+        except ValueError:
+            share = math.nan
+        if not eq or name not in FACTIONS or not 0 <= share <= 1:
+            raise RunError(f"--target {text!r}: expected equal or DS=0.4,BK=0.3,VE=0.3")
+        out[name] = share
+    if set(out) != set(FACTIONS) or abs(sum(out.values()) - 1) > 1e-6:
+        raise RunError(f"--target {text!r}: give DS, BK and VE, summing to 1")
+    return out
+
+
+def load_search(path: Path) -> tuple[Any, tuple[Dimension, ...]]:
+    """The variant of a search file (its ``[search]`` table left out) and the dimensions,
+    each value checked as a variant setting; RunError (one line) on any problem."""
+    from simulate.rules.ruleset import load_rules
+    from simulate.variants import variant_from_content
+
+    try:
+        content = tomllib.loads(Path(path).read_text("utf-8"))
+    except OSError as exc:
+        raise RunError(f"{path}: cannot read ({exc.strerror})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise RunError(f"{path}: invalid TOML ({' '.join(str(exc).split())})") from None
+    raw = content.pop("search", None)
+    if not isinstance(raw, dict) or not raw:
+        raise RunError(f"{path}: no [search] table naming the keys to search")
+    try:
+        base = variant_from_content(content, Path(path))
+    except DataError as exc:
+        raise RunError(str(exc)) from None
+    dims = tuple(_dimension(key, spec, path) for key, spec in sorted(raw.items()))
+    for dim in dims:
+        for value in dim.edges():
+            try:
+                load_rules(with_settings(base, [(dim.key, value)]))
+            except (DataError, ValueError) as exc:
+                message = " ".join(str(exc).split())
+                raise RunError(f"{path}: [search] {dim.key!r} = {value!r}: {message}") from None
+    return base, dims
+
+
+def _dimension(key: str, spec: Any, path: Path) -> Dimension:
+    where = f"{path}: [search] {key!r}"
+    if isinstance(spec, list):
+        if not spec:
+            raise RunError(f"{where}: an empty list of choices")
+        if any(isinstance(v, list | dict) for v in spec):
+            raise RunError(f"{where}: choices must be numbers, strings or booleans")
+        return Dimension(key, choices=tuple(spec))
+    if isinstance(spec, dict):
+        low, high, step = spec.get("low"), spec.get("high"), spec.get("step")
+        extra = set(spec) - {"low", "high", "step"}
+        numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (low, high))
+        if extra or not numbers:
+            raise RunError(f"{where}: expected {{low = N, high = M}} (and optionally step)")
+        if not low < high:
+            raise RunError(f"{where}: an empty range [{low}, {high}]")
+        if step is not None and not (isinstance(step, int | float) and step > 0):
+            raise RunError(f"{where}: step must be a positive number")
+        return Dimension(key, low=low, high=high, step=step)
+    raise RunError(f"{where}: expected a list of choices or {{low = N, high = M}}")
+
+
+@dataclass(frozen=True)
+class Search:
+    """A checked variant search."""
+
+    path: Path
+    base: Any
+    dims: tuple[Dimension, ...]
+    target: dict[str, float]
+    budget: int
+    first: int
+    seed: int
+    strategies: dict[str, str]
+    data_files: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def create(
+        cls,
+        path: Path,
+        target: str = "equal",
+        budget: int = 4000,
+        first: int = 100,
+        seed: int = 0,
+        strategies: Sequence[str] | None = None,
+    ) -> Search:
+        for name, value, low in (
+            ("--budget", budget, 1),
+            ("--first-games", first, 2),
+            ("--seed", seed, 0),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise RunError(f"{name} must be an integer >= {low}, got {value!r}")
+        if budget < 2 * first:
+            raise RunError(f"--budget ({budget}) must be at least twice --first-games ({first})")
+        goal = parse_target(target)
+        chosen = parse_strategies(strategies)
+        check_strategies(chosen)
+        base, dims = load_search(Path(path))
+        return cls(
+            Path(path), base, dims, goal, budget, first, seed, chosen, manifest_mod.data_files()
+        )
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "kind": "variant search",
+            "variant": {"name": self.base.name, "digest": self.base.digest},
+            "search": [d.to_json() for d in self.dims],
+            "target": self.target,
+            "budget": self.budget,
+            "first": self.first,
+            "seed": self.seed,
+            "strategies": self.strategies,
+            "data_digest": manifest_mod.data_digest(self.data_files),
+        }
+
+    def candidate(self, params: dict[str, Any], name: str) -> Any:
+        return with_settings(self.base, sorted(params.items()), name=name)
+
+
+def distance(
+    wins: dict[str, int], decided: int, target: dict[str, float]
+) -> tuple[float, float, float]:
+    """(distance, lower, upper) in points: the root-mean-square gap of the win rates among
+    decided games from the target, and its bounds from each rate's 95% Wilson interval."""
+    from simulate.analysis.stats import wilson_interval
+
+    if decided == 0:
+        return math.inf, 0.0, math.inf
+    gaps, lows, highs = [], [], []
+    for f in FACTIONS:
+        p, t = wins[f] / decided, target[f]
+        lo, hi = wilson_interval(wins[f], decided)
+        gaps.append(p - t)
+        lows.append(0.0 if lo <= t <= hi else min(abs(lo - t), abs(hi - t)))
+        highs.append(max(abs(lo - t), abs(hi - t)))
+
+    def rms(xs: list[float]) -> float:
+        return 100 * math.sqrt(sum(x * x for x in xs) / len(xs))
+
+    return rms(gaps), rms(lows), rms(highs)
+
+
+def _play(be: Backend, search: Search, variant: Any, first: int, last: int) -> dict[str, int]:
+    """Winner counts of games ``first..last`` of ``variant`` on the search's seeds."""
+    work = [
+        Batch(
+            Chunk("c", a, min(last, a + CHUNK - 1)), variant, search.strategies, search.seed, "tune"
+        )
+        for a in range(first, last + 1, CHUNK)
+    ]
+    counts = dict.fromkeys([*FACTIONS, "tie", "failed"], 0)
+    for result in play(work, backend=be):
+        g = result.games()
+        for w, e in zip(g["winner"], g["error"], strict=True):
+            counts["failed" if e is not None else (w or "tie")] += 1
+    return counts
+
+
+@dataclass
+class Outcome:
+    """What a search found: every candidate's latest row, the best, the base game's row."""
+
+    out: Path
+    rows: list[dict[str, Any]]
+    best: dict[str, Any]
+    reference: dict[str, Any]
+    played: int
+    games_used: int
+
+
+def run_search(
+    search: Search,
+    out: Path,
+    *,
+    jobs: int | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+    command: Sequence[str] | None = None,
+) -> Outcome:
+    """Run (or resume, or continue with a larger budget) ``search`` into ``out``."""
+    import optuna
+
+    out = Path(out)
+    progress = progress or Progress()
+    state = tuning_folder.check_out(out, search, force, STATE_FILE, grows="budget")
+    with open_backend(backend, default_jobs() if jobs is None else jobs, scheduler) as be:
+        out.mkdir(parents=True, exist_ok=True)
+        with locked(out):
+            if state is None:
+                tuning_folder.wipe(out, (STATE_FILE, "best.toml"))
+            state = tuning_folder.new_state(search, command) if state is None else state
+            state["config"] = search.config()
+            state["status"] = "running"
+            tuning_folder.write_state(out, state, STATE_FILE)
+            log = tuning_folder.EvaluationLog(out, keys=("trial", "games"))
+            progress.start(search.budget, min(search.budget, games_used(log.rows.values())))
+            counter = {"played": 0}
+            latest: dict[int, dict[str, Any]] = {}
+
+            def evaluate(trial: int, params: dict[str, Any], kind: str, games: int) -> dict:
+                """The row of ``trial`` after ``games`` games (from the log, or played now)."""
+                row = log.rows.get((trial, games))
+                if row is not None:
+                    if json.loads(row["params"]) != json.loads(json.dumps(params, sort_keys=True)):
+                        raise RunError(
+                            f"the log in {log.folder} does not match this search; use --force"
+                        )
+                    latest[trial] = row
+                    return row
+                before = latest.get(trial)
+                have = before["games"] if before else 0
+                counts = _play(
+                    be, search, search.candidate(params, f"trial-{trial}"), have, games - 1
+                )
+                counter["played"] += games - have
+                progress.advance(games - have)
+                for k in counts:
+                    counts[k] += before[k] if before else 0
+                decided = games - counts["tie"] - counts["failed"]
+                d, lo, hi = distance(counts, decided, search.target)
+                row = {
+                    "trial": trial, "kind": kind, "games": games,
+                    "params": json.dumps(params, sort_keys=True), **counts,
+                    **{f"win_{f}": counts[f] / decided if decided else math.nan for f in FACTIONS},
+                    "distance": d, "distance_low": lo, "distance_high": hi,
+                }  # fmt: skip
+                log.add(f"t{trial:04d}-{games:06d}", [row])
+                latest[trial] = row
+                return row
+
+            dists = {d.key: d.distribution() for d in search.dims}
+            optuna.logging.set_verbosity(optuna.logging.WARNING)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+                study = optuna.create_study(
+                    direction="minimize", sampler=optuna.samplers.TPESampler(seed=search.seed)
+                )
+                used = 0
+                explore = int(0.6 * search.budget)
+                while used + search.first <= explore:
+                    t = study.ask(dists)
+                    row = evaluate(t.number, dict(t.params), "explore", search.first)
+                    study.tell(t, row["distance"])
+                    used += search.first
+            used += _race(search, latest, evaluate, search.budget - used)
+            best = min(latest.values(), key=lambda r: (r["distance_high"], r["trial"]))
+            reference = evaluate(-1, {}, "base game", best["games"])
+            state["status"] = "complete"
+            state["best"] = best
+            state["reference"] = reference
+            state["games_used"] = games_used(log.rows.values())
+            state.setdefault("sessions", []).append(
+                {
+                    "end_time": manifest_mod.now(),
+                    "games_played": counter["played"],
+                    "command": command,
+                }
+            )
+            write_variant(out / "best.toml", search, json.loads(best["params"]), best)
+            tuning_folder.write_state(out, state, STATE_FILE)
+    return Outcome(
+        out, sorted(latest.values(), key=lambda r: r["trial"]), best, reference,
+        counter["played"], state["games_used"],
+    )  # fmt: skip
+
+
+def _race(search: Search, latest: dict[int, dict], evaluate: Any, left: int) -> int:
+    """Successive halving over the explored candidates: the better half (by distance) doubles
+    its games on the same seeds, then the better half of those, while the budget lasts."""
+    used = 0
+    alive = sorted(latest.values(), key=lambda r: (r["distance"], r["trial"]))
+    alive = alive[: max(1, len(alive) // 2)]
+    while alive:
+        step = sum(r["games"] for r in alive)
+        if used + step > left:
+            alive = alive[: max(0, (left - used) // max(1, alive[0]["games"]))]
+            if not alive:
+                break
+            step = sum(r["games"] for r in alive)
+        rows = [
+            evaluate(r["trial"], json.loads(r["params"]), "race", 2 * r["games"]) for r in alive
+        ]
+        used += step
+        if len(rows) == 1:
+            break
+        rows.sort(key=lambda r: (r["distance"], r["trial"]))
+        alive = rows[: max(1, len(rows) // 2)]
+    return used
+
+
+def write_variant(path: Path, search: Search, params: dict[str, Any], row: dict[str, Any]) -> None:
+    """The best candidate as a ready variant file (``vsim run --variant PATH``)."""
+    import tomli_w
+
+    name = path.stem
+    variant = with_settings(search.base, sorted(params.items()), name=name)
+    content = dict(variant.content)
+    settings = ", ".join(f"{k} = {json.dumps(v)}" for k, v in sorted(params.items()))
+    content["description"] = (
+        f"{search.base.name} with {settings} (vsim tune: {row['games']} games, distance "
+        f"{row['distance']:.1f} points from the target)"
+    )
+    header = (
+        f"# Found by `vsim tune {search.path}` (seed {search.seed}, target "
+        + ", ".join(f"{f} {100 * t:.1f}%" for f, t in search.target.items())
+        + ").\n"
+    )
+    path.write_text(header + tomli_w.dumps(content), "utf-8")
+
+
+def games_used(rows: Any) -> int:
+    """Games played for these rows: each candidate's largest count (its rows are cumulative)."""
+    most: dict[int, int] = {}
+    for r in rows:
+        most[r["trial"]] = max(most.get(r["trial"], 0), r["games"])
+    return sum(most.values())
+
+
+def read_state(out: Path) -> dict[str, Any]:
+    try:
+        return json.loads((Path(out) / STATE_FILE).read_text())
+    except (OSError, ValueError):
+        raise RunError(f"{out} holds no finished variant search ({STATE_FILE})") from None
+
+
+__all__ = [
+    "Dimension",
+    "Outcome",
+    "Search",
+    "distance",
+    "load_search",
+    "parse_target",
+    "run_search",
+]
