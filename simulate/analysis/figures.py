@@ -604,3 +604,22 @@ def sensitivity(rows: Sequence[Mapping[str, Any]], keys: Sequence[str]) -> Figur
     axes[0].legend(fontsize=8)
     fig.suptitle("Win rate against each searched value (every candidate; size: games)")
     return fig
+
+
+def tiers(rows: Sequence[tuple[str, float, float]]) -> Figure:
+    """Strength (mean deviation gain against the default field) against speed (games/s per
+    core, log scale) of each bot tier: the frontier a study chooses its bots on."""
+    fig = _figure(7.5, 4.4)
+    ax = fig.add_subplot()
+    for spec, rate, gain in rows:
+        ax.scatter([rate], [100 * gain], color=FACTION_COLOURS["DS"], s=30)
+        ax.annotate(spec, (rate, 100 * gain), fontsize=8, xytext=(5, 4), textcoords="offset points")
+    ax.axvline(20, color="#14a3a3", lw=1, ls=":", label="20 games/s per core")
+    ax.axhline(0, color="#555555", lw=1, ls="--", label="the default field")
+    ax.set_xscale("log")
+    ax.set_xlabel("games per second on one core (every seat this bot)")
+    ax.set_ylabel("mean gain over the 3 seats (points)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.suptitle("Bot tiers: strength against the default field, and speed")
+    return fig

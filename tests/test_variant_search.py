@@ -1,0 +1,122 @@
+"""``vsim tune`` (issue 19): a variant's [search] keys searched for win rates nearest a
+target; bad search spaces are one line and exit 2; same seed, same rows; resumable."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_support import invoke, listing
+
+from simulate.study import variant_search as vs
+
+SEARCH = """
+name = "pass"
+description = "Pass income searched"
+
+[search]
+"sequence.pass_income.DS" = [1, 4]
+"combat.fort_penalty" = {low = 0, high = 2}
+"""
+
+
+def _file(tmp_path, text=SEARCH, name="pass.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def _search(tmp_path, budget=160):
+    return vs.Search.create(
+        _file(tmp_path), budget=budget, first=20, seed=4, strategies=["all=random"]
+    )
+
+
+def test_a_search_file_gives_its_variant_and_dimensions(tmp_path):
+    base, dims = vs.load_search(_file(tmp_path))
+    assert base.name == "pass" and "search" not in base.content
+    assert [d.key for d in dims] == ["combat.fort_penalty", "sequence.pass_income.DS"]
+    assert dims[1].choices == (1, 4) and (dims[0].low, dims[0].high) == (0, 2)
+
+
+@pytest.mark.parametrize(
+    ("search", "message"),
+    [
+        ('"sequence.pass_incme.DS" = [1, 2]', "pass_incme"),  # unknown key
+        ('"combat.fort_penalty" = [1, 9]', "combat.fort_penalty"),  # out of range (0..3)
+        ('"combat.fort_penalty" = {low = 2, high = 2}', "an empty range"),
+        ('"combat.fort_penalty" = []', "an empty list of choices"),
+        ('"combat.fort_penalty" = "x"', "expected a list of choices"),
+    ],
+)
+def test_bad_search_spaces_are_one_line_and_exit_2(tmp_path, search, message):
+    text = 'name = "bad"\ndescription = "d"\n\n[search]\n' + search + "\n"
+    path = _file(tmp_path, text, "bad.toml")
+    before = listing(tmp_path)
+    result = invoke("tune", str(path), "--out", str(tmp_path / "t"), "--budget", "400")
+    assert result.exit_code == 2, result.output
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+    assert listing(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [("DS=0.5,BK=0.3,VE=0.3", "summing to 1"), ("DS=0.5,BK=0.5", "give DS, BK and VE"),
+     ("even", "expected equal")],
+)  # fmt: skip
+def test_a_bad_target_is_refused(tmp_path, target, message):
+    result = invoke("tune", str(_file(tmp_path)), "--target", target, "--out", str(tmp_path / "t"))
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_a_file_without_a_search_table_is_refused(tmp_path):
+    path = _file(tmp_path, 'name = "x"\ndescription = "d"\n', "x.toml")
+    result = invoke("tune", str(path), "--out", str(tmp_path / "t"))
+    assert result.exit_code == 2 and "no [search] table" in result.output
+
+
+def test_the_distance_is_zero_on_target_and_bounded_by_the_intervals():
+    wins = {"DS": 100, "BK": 100, "VE": 100}
+    d, lo, hi = vs.distance(wins, 300, {f: 1 / 3 for f in wins})
+    assert d == pytest.approx(0.0) and lo == 0.0 and hi > 0
+    d, lo, hi = vs.distance({"DS": 300, "BK": 0, "VE": 0}, 300, {f: 1 / 3 for f in wins})
+    assert lo < d <= hi
+
+
+def test_a_tune_writes_a_variant_that_vsim_run_accepts_and_a_report(tmp_path):
+    out = tmp_path / "t"
+    result = invoke(
+        "tune", str(_file(tmp_path)), "--budget", "160", "--first-games", "20",
+        "--strategy", "all=random", "--jobs", "1", "--out", str(out), "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert (out / "report" / "tune.html").is_file() and (out / "report" / "tune.png").is_file()
+    state = json.loads((out / "search.json").read_text())
+    assert state["status"] == "complete" and state["games_used"] <= 160 + state["best"]["games"]
+    run = invoke("run", "--variant", str(out / "best.toml"), "--games", "4", "--jobs", "1",
+                 "--out", str(tmp_path / "r"), "--no-report")  # fmt: skip
+    assert run.exit_code == 0, run.output
+
+
+def _rows(out):
+    from simulate.analysis.variant_search import vs_rows
+
+    return sorted(vs_rows(out), key=lambda r: (r["trial"], r["games"]))
+
+
+def test_the_same_seed_gives_the_same_evaluations(tmp_path):
+    vs.run_search(_search(tmp_path), tmp_path / "a", jobs=1)
+    vs.run_search(_search(tmp_path), tmp_path / "b", jobs=2)
+    assert _rows(tmp_path / "a") == _rows(tmp_path / "b")
+
+
+def test_a_larger_budget_continues_a_search_and_resume_replays_the_log(tmp_path):
+    whole = vs.run_search(_search(tmp_path, budget=240), tmp_path / "whole", jobs=1)
+    vs.run_search(_search(tmp_path, budget=240), tmp_path / "cut", jobs=1)
+    shards = sorted((tmp_path / "cut" / "evaluations").glob("part-*.parquet"))
+    for shard in shards[len(shards) // 2 :]:
+        shard.unlink()  # as if killed half way
+    again = vs.run_search(_search(tmp_path, budget=240), tmp_path / "cut", jobs=1)
+    assert again.played < whole.played
+    assert _rows(tmp_path / "cut") == _rows(tmp_path / "whole")
+    assert again.best == whole.best
