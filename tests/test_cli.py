@@ -144,10 +144,10 @@ def test_unwritable_or_unusable_out(tmp_path):
 
 def test_a_different_run_in_out_is_refused(existing):
     before = _listing(existing)
-    result = vsim("run", "--games", "5", "--seed", "1", "--jobs", "1", "--out", str(existing))
-    assert result.exit_code == 2
+    result = vsim("run", "--games", "2", "--seed", "1", "--jobs", "1", "--out", str(existing))
+    assert result.exit_code == 2  # fewer games than there (more would extend the run)
     assert result.stderr.strip().splitlines() == [
-        f"Error: {existing} holds a different run (games 3 there, 5 now); "
+        f"Error: {existing} holds a different run (games 3 there, 2 now); "
         "use --force to replace it or choose another --out"
     ]
     assert _listing(existing) == before

@@ -77,10 +77,28 @@ def test_study_config_and_run_id_are_stable():
     a = specs.Study.create(games=5, seed=9, variants=["base", "fort-penalty-2"])
     b = specs.Study.create(games=5, seed=9, variants=["base", "fort-penalty-2"])
     c = specs.Study.create(games=6, seed=9, variants=["base", "fort-penalty-2"])
+    d = specs.Study.create(games=5, seed=10, variants=["base", "fort-penalty-2"])
     assert a.config() == b.config() and a.run_id == b.run_id
-    assert a.run_id != c.run_id
+    assert a.config() != c.config()
+    # the game count is left out of the id: a run extended to more games keeps it (issue 19)
+    assert a.run_id == c.run_id and a.run_id != d.run_id
     assert [v["name"] for v in a.config()["variants"]] == ["base", "fort-penalty-2"]
     json.dumps(a.config())  # plain JSON
+
+
+def test_more_games_extend_a_finished_run_on_the_same_seeds(tmp_path):
+    # issue 19: the rows are those a single larger run would have written
+    small = specs.Study.create(games=4, seed=3, strategies=["all=random"])
+    large = specs.Study.create(games=7, seed=3, strategies=["all=random"])
+    runs.run(small, tmp_path / "extended", jobs=1)
+    again = runs.run(large, tmp_path / "extended", jobs=1)
+    assert (again.already, again.played) == (4, 3)
+    runs.run(large, tmp_path / "direct", jobs=1)
+    assert dataset.dataset_digest(tmp_path / "extended") == dataset.dataset_digest(
+        tmp_path / "direct"
+    )
+    man = json.loads((tmp_path / "extended" / "manifest.json").read_text())
+    assert man["config"]["games"] == 7 and man["extended"][0]["from_games"] == 4
 
 
 def test_chunking():
