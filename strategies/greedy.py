@@ -15,6 +15,7 @@ rest of the card, default true), ``weights`` and any heuristic parameter.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from .lookahead import Searcher, SearchStrategy
@@ -46,6 +47,17 @@ class GreedyStrategy(SearchStrategy):
         self.params: dict[str, Any] = dict(sorted(params.items()))
         self.params.update(samples=samples, expand=expand, finish=finish)
         self._finish_init(weights)
+
+    @classmethod
+    def around(cls, base: Any, expand: bool = True, finish: bool = True) -> GreedyStrategy:
+        """Greedy over ``base``'s plans (a heuristic bot that never weighs the Event): the
+        lookahead a heuristic seat plays with ``play.lookahead = "greedy"``."""
+        bot = cls.__new__(cls)
+        bot.samples, bot.expand, bot.finish = 1, expand, finish
+        bot.search = Searcher.around(base)
+        bot.params = {"samples": 1, "expand": expand, "finish": finish}
+        bot.rng = random.Random(0)
+        return bot
 
     def decide(self, obs, decision) -> str:
         search = self.search

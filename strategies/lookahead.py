@@ -46,11 +46,24 @@ class Searcher:
         self.rollout = rollout
         params = dict(heuristic_params)
         params["events"] = "never"  # the search itself weighs the Event
+        params["play.lookahead"] = "none"  # and chooses the action: no lookahead inside
         self.base = HeuristicStrategy(weights=weights, **params)
         self.weights = self.base.weights
         self.faction = -1
         self.rules: Any = None
         self.rng = random.Random(0)
+
+    @classmethod
+    def around(cls, base: HeuristicStrategy) -> Searcher:
+        """A searcher over ``base``'s plans (a heuristic bot that never weighs the Event)."""
+        searcher = cls.__new__(cls)
+        searcher.rollout = "heuristic"
+        searcher.base = base
+        searcher.weights = base.weights
+        searcher.faction = -1
+        searcher.rules = None
+        searcher.rng = random.Random(0)
+        return searcher
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
         self.faction = INDEX[faction]

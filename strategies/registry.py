@@ -16,6 +16,7 @@ DEFAULT = "heuristic"  # the strategy a first-time user gets for every Faction
 BUILTINS = {
     "greedy": "strategies.greedy:GreedyStrategy",
     "heuristic": "strategies.heuristic:HeuristicStrategy",
+    "heuristic-fast": "strategies.heuristic:HeuristicFastStrategy",
     "heuristic-v1": "strategies.heuristic:HeuristicV1Strategy",
     "mcts": "strategies.mcts:MCTSStrategy",
     "random": "strategies.random_bot:RandomStrategy",

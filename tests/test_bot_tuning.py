@@ -171,3 +171,38 @@ def test_the_cli_writes_weights_a_report_and_the_state(tmp_path):
     assert (tmp_path / "t" / "report" / "tune-bots.html").is_file()
     assert (tmp_path / "t" / "ladder" / "ladder.json").is_file()
     assert "round 1 DS" in result.output
+
+
+def test_a_seat_with_the_greedy_lookahead_plays_as_greedy_over_its_plans():
+    # issue 18, part 4: play.lookahead = "greedy" chooses each turn's action (2.3.3) by
+    # greedy's one-step lookahead over the bot's own plans, as greedy:expand=false does
+    from simulate import play_game
+
+    others = {"BK": "heuristic", "VE": "heuristic"}
+    for seed in (3, 4):
+        inside = play_game(seed, others | {"DS": "heuristic-fast:play.lookahead=greedy"})
+        greedy = play_game(seed, others | {"DS": "greedy:expand=false"})
+        assert inside.state_digest == greedy.state_digest
+
+
+def test_the_default_sultanate_looks_ahead_and_the_fast_tier_does_not():
+    import random
+
+    from simulate.rules.ruleset import load_rules
+    from strategies import registry
+
+    rules = load_rules()
+    default, fast = registry.make("heuristic"), registry.make("heuristic-fast")
+    for bot in (default, fast):
+        bot.new_game("DS", random.Random(0), rules)
+    assert default._greedy is not None and fast._greedy is None
+    default.new_game("BK", random.Random(0), rules)
+    assert default._greedy is None  # only the Sultanate's seat (tuned.toml)
+
+
+def test_an_unknown_lookahead_is_refused_in_one_line(tmp_path):
+    result = invoke(
+        "run", "--games", "1", "--strategy", "DS=heuristic:play.lookahead=deep",
+        "--out", str(tmp_path / "r"),
+    )  # fmt: skip
+    assert result.exit_code == 2 and "lookahead must be one of none, greedy" in result.output

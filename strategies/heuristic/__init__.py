@@ -35,6 +35,7 @@ from .vijayanagara import VijayanagaraBot
 BOTS = (SultanateBot, BahmaniBot, VijayanagaraBot)
 SIDES = ("unshaded", "shaded")
 EVENT_MODES = ("table", "simulate", "never")
+LOOKAHEADS = ("none", "greedy")
 
 
 class HeuristicStrategy:
@@ -65,6 +66,9 @@ class HeuristicStrategy:
             self.params["weights_sha256"] = hashlib.sha256(Path(weights).read_bytes()).hexdigest()
         self.lookahead = True  # False: never weigh the Event (the bots a search plays with)
         self._use(seat_weights(self.base_weights, None, overrides))  # checks every override
+        for seat in self.base_weights.get("seat") or {}:
+            self._use(seat_weights(self.base_weights, seat, overrides))  # and every seat's
+        self._use(seat_weights(self.base_weights, None, overrides))
         self.recorder = None  # called with (card, faction, gains) when the bot simulates
         self.bot = None
         self.faction = -1
@@ -72,6 +76,7 @@ class HeuristicStrategy:
         self.rules = None
         self.ev = None
         self._shadows: tuple | None = None
+        self._greedy: Any = None
 
     @classmethod
     def plain(cls, base_weights: dict, overrides: dict | None = None) -> HeuristicStrategy:
@@ -90,6 +95,7 @@ class HeuristicStrategy:
         bot.rules = None
         bot.ev = None
         bot._shadows = None
+        bot._greedy = None
         return bot
 
     def _use(self, weights: dict) -> None:
@@ -100,6 +106,9 @@ class HeuristicStrategy:
             raise ValueError(f"events must be one of {', '.join(EVENT_MODES)}, got {mode!r}")
         self.event_mode = mode
         self.event_margin = float(weights["play"]["event_margin"])
+        ahead = weights["play"].get("lookahead", "none")
+        if ahead not in LOOKAHEADS:
+            raise ValueError(f"lookahead must be one of {', '.join(LOOKAHEADS)}, got {ahead!r}")
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
         self.faction = INDEX[faction]
@@ -111,8 +120,23 @@ class HeuristicStrategy:
         self.bot = BOTS[self.faction](self, rng, rules, self.weights, self.ev)
         self.bot.keep_caches = self.keep_caches
         self._shadows = None
+        self._greedy = self._lookahead(faction, rng, rules)
+
+    def _lookahead(self, faction: str, rng: random.Random, rules: Any) -> Any:
+        """With ``play.lookahead = "greedy"`` (a seat's weights), the greedy bot that chooses
+        this seat's action each turn (2.3.3) over plans of a copy of this bot; else None."""
+        if not self.lookahead or self.weights["play"].get("lookahead", "none") == "none":
+            return None
+        from strategies.greedy import GreedyStrategy
+
+        base = type(self).plain(self.base_weights, self.overrides | {"play.lookahead": "none"})
+        greedy = GreedyStrategy.around(base, expand=False)
+        greedy.new_game(faction, rng, rules)
+        return greedy
 
     def choose(self, observation: Any, decision: Any) -> Any:
+        if self._greedy is not None:
+            return self._greedy.choose(observation, decision)
         return self.bot.choose(observation, decision)
 
     # -- Events (2.3.4): a one-turn simulation of each side against the Command ------------
@@ -193,3 +217,16 @@ class HeuristicV1Strategy(HeuristicStrategy):
     version = "v1"
     layers: tuple[Path, ...] = ()
     description = "rule-based bot per faction with the hand-set weights of weights.toml"
+
+
+class HeuristicFastStrategy(HeuristicStrategy):
+    """The tuned bots without the Sultanate's lookahead (``play.lookahead = "none"`` in every
+    seat): the fast tier, about 2.3 times faster than ``heuristic``, for exploration."""
+
+    name = "heuristic-fast"
+    version = "v2-fast"
+    description = "the tuned heuristic without the Sultanate's one-step lookahead (fast tier)"
+
+    def __init__(self, weights: str | None = None, **params: Any) -> None:
+        params.setdefault("play.lookahead", "none")
+        super().__init__(weights, **params)
