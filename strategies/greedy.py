@@ -10,7 +10,9 @@ tried on the same copy and dice (common random numbers), so the comparison is fa
 
 Parameters: ``samples`` (copies per choice, default 1), ``expand`` (also try every other
 Command and Decree, not only the heuristic's pick, default true), ``finish`` (play out the
-rest of the card, default true), ``weights`` and any heuristic parameter.
+rest of the card, default true), ``screen`` (with ``expand``: play those other Commands and
+Decrees for the faction's own turn only, and finish the card for the ``screen`` best of them;
+0, the default, finishes every one), ``weights`` and any heuristic parameter.
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .lookahead import Searcher, SearchStrategy
+from .lookahead import Candidate, Searcher, SearchStrategy
+
+COMMANDS = ("command_decree", "command", "limited")  # the actions that carry a Command (2.3.3)
+TIE = 0.05  # the heuristic's own action wins near-ties (VP)
 
 
 class GreedyStrategy(SearchStrategy):
@@ -33,29 +38,38 @@ class GreedyStrategy(SearchStrategy):
         samples: int = 1,
         expand: bool = True,
         finish: bool = True,
+        screen: int = 0,
         **params: Any,
     ) -> None:
         if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
             raise ValueError(f"samples must be a positive integer, got {samples!r}")
-        for key, value in (("expand", expand), ("finish", finish)):
-            if not isinstance(value, bool):
-                raise ValueError(f"{key} must be true or false, got {value!r}")
+        if not isinstance(finish, bool):
+            raise ValueError(f"finish must be true or false, got {finish!r}")
+        if not isinstance(screen, int) or isinstance(screen, bool) or screen < 0:
+            raise ValueError(f"screen must be a non-negative integer, got {screen!r}")
+        if not isinstance(expand, bool):
+            raise ValueError(f"expand must be true or false, got {expand!r}")
         self.samples = samples
         self.expand = expand
         self.finish = finish
+        self.screen = screen
         self.search = Searcher(weights, params)
         self.params: dict[str, Any] = dict(sorted(params.items()))
         self.params.update(samples=samples, expand=expand, finish=finish)
+        if screen:
+            self.params["screen"] = screen
         self._finish_init(weights)
 
     @classmethod
-    def around(cls, base: Any, expand: bool = True, finish: bool = True) -> GreedyStrategy:
+    def around(
+        cls, base: Any, expand: bool = True, finish: bool = True, screen: int = 0
+    ) -> GreedyStrategy:
         """Greedy over ``base``'s plans (a heuristic bot that never weighs the Event): the
         lookahead a heuristic seat plays with ``play.lookahead = "greedy"``."""
         bot = cls.__new__(cls)
-        bot.samples, bot.expand, bot.finish = 1, expand, finish
+        bot.samples, bot.expand, bot.finish, bot.screen = 1, expand, finish, screen
         bot.search = Searcher.around(base)
-        bot.params = {"samples": 1, "expand": expand, "finish": finish}
+        bot.params = {"samples": 1, "expand": expand, "finish": finish, "screen": screen}
         bot.rng = random.Random(0)
         return bot
 
@@ -63,19 +77,68 @@ class GreedyStrategy(SearchStrategy):
         search = self.search
         cands = search.candidates(obs, decision, self.expand)
         default = search.base.bot.last.get("choice")
+        worlds = [
+            (obs.determinise(self.rng), self.rng.getrandbits(32)) for _ in range(self.samples)
+        ]
+        if self.screen and self.finish and self.expand:
+            scores = self._screened(cands, worlds, default)
+        else:
+            scores = self._scores(cands, worlds)
+        chosen = cands[self._best(cands, scores, default)]
+        search.base.bot.plan = dict(chosen.plan)
+        return chosen.action
+
+    def _scores(self, cands: list[Candidate], worlds: list[tuple]) -> list[float]:
+        """Mean margin after each candidate over the same copies and dice."""
+        search = self.search
         scores = [0.0] * len(cands)
-        for _ in range(self.samples):
-            state = obs.determinise(self.rng)
-            dice = self.rng.getrandbits(32)
+        for state, dice in worlds:
             for i, cand in enumerate(cands):
                 scores[i] += search.margin(search.play(state, cand, dice, self.finish))
+        return [v / len(worlds) for v in scores]
+
+    def _screened(
+        self, cands: list[Candidate], worlds: list[tuple], default: str | None
+    ) -> list[float]:
+        """As ``_scores``, but the Command candidates (3.0: every Command and Decree, other
+        than the heuristic's own choice) are screened by the position after the faction's
+        own turn (plus the worth of staying Eligible after a Limited Command, 2.3.7): only
+        the ``screen`` best of them are played to the end of the card, the rest score below
+        every finished candidate. The Event sides and Pass are always finished."""
+        search = self.search
+        n = len(worlds)
+        started: dict[tuple[int, int], tuple] = {}  # (candidate, world) -> its copy, paused
+        screened: dict[int, float] = {}
+        for i, cand in enumerate(cands):
+            if cand.action in COMMANDS and (cand.plan.get("force") or cand.action != default):
+                total = 0.0
+                for w, (state, dice) in enumerate(worlds):
+                    ctx = search.start(state, cand, dice)
+                    started[i, w] = (ctx, search.pause())
+                    total += search.ev.margin(ctx.state, search.faction)
+                screened[i] = total / n + (search.elig if cand.action == "limited" else 0.0)
+        keep = set(sorted(screened, key=lambda i: -screened[i])[: self.screen])
+        scores = [-1e18] * len(cands)
+        for i, cand in enumerate(cands):
+            if i in screened and i not in keep:
+                continue
+            total = 0.0
+            for w, (state, dice) in enumerate(worlds):
+                if (i, w) in started:
+                    total += search.margin(search.finish(*started[i, w]))
+                else:
+                    total += search.margin(search.play(state, cand, dice, True))
+            scores[i] = total / n
+        return scores
+
+    @staticmethod
+    def _best(cands: list[Candidate], scores: list[float], default: str | None) -> int:
+        """The best candidate; the heuristic's own action wins ties (and near-ties within
+        sampling noise)."""
         best_i = 0
         best_v = -1e18
         for i, cand in enumerate(cands):
-            # the heuristic's own choice wins ties (and near-ties within sampling noise)
-            v = scores[i] / self.samples + (0.05 if cand.action == default else 0.0)
+            v = scores[i] + (TIE if cand.action == default else 0.0)
             if v > best_v:
                 best_i, best_v = i, v
-        chosen = cands[best_i]
-        search.base.bot.plan = dict(chosen.plan)
-        return chosen.action
+        return best_i

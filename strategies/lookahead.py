@@ -52,6 +52,8 @@ class Searcher:
         self.faction = -1
         self.rules: Any = None
         self.rng = random.Random(0)
+        self._dice_seed: int | None = None
+        self._dice_state: tuple = ()
 
     @classmethod
     def around(cls, base: HeuristicStrategy) -> Searcher:
@@ -63,6 +65,8 @@ class Searcher:
         searcher.faction = -1
         searcher.rules = None
         searcher.rng = random.Random(0)
+        searcher._dice_seed = None
+        searcher._dice_state = ()
         return searcher
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
@@ -94,12 +98,14 @@ class Searcher:
 
     def candidates(self, obs, decision, expand: bool = False) -> list[Candidate]:
         """The heuristic's plan for each offered action; the Event by side; with ``expand``
-        every other Command too (and each Decree under Command + Decree)."""
+        every other Command with a space to select (and each Decree under Command + Decree)."""
         bot = self.base.bot
         bot.choose(obs, decision)  # fills bot.last with the plan of each option
         last = bot.last
         cmd, lim, dec = last.get("command"), last.get("limited"), last.get("decree")
         out: list[Candidate] = []
+        # a Command with no space to select now (3.1.1) would only repeat another candidate
+        commands = [c for c in bot.commands if bot.spaces_for(obs, c)] if expand else ()
         for a in decision.options:
             if a == "event":
                 for side in SIDES:
@@ -111,7 +117,7 @@ class Searcher:
                     Candidate(a, {"action": a, "command": lim, "decree": None}, f"{a}:{lim}")
                 )
                 if expand:
-                    for c in bot.commands:
+                    for c in commands:
                         if c != lim:
                             out.append(
                                 Candidate(a, {"action": a, "command": c, "force": True}, f"{a}:{c}")
@@ -121,7 +127,7 @@ class Searcher:
                 out.append(Candidate(a, {"action": a, "command": cmd, "decree": dec}, label))
                 if expand:
                     decs = bot.decrees if a == "command_decree" else (None,)
-                    for c in bot.commands:
+                    for c in commands:
                         for d in decs:
                             if c == cmd and d == dec:
                                 continue
@@ -141,19 +147,53 @@ class Searcher:
         """Play ``cand`` on a copy of ``state``: the faction's turn (its heuristic following
         the candidate's plan), the rest of the card if ``finish`` (heuristic opponents), then
         ``horizon`` more cards (None: to the end) by the rollout team (``fast``: random)."""
-        team = self.team
-        for member in team:
-            member.bot.plan = {}
-            member.bot.battle = None
-        team[self.faction].bot.plan = dict(cand.plan)
-        ctx = search.branch(self.rules, state, team, random.Random(dice_seed))
-        search.apply_action(ctx, self.faction, cand.action)
+        ctx = self.start(state, cand, dice_seed)
         if finish and not ctx.state.over:
             search.finish_card(ctx)
         if (horizon is None or horizon > 0) and not ctx.state.over:
             if fast:
                 ctx.agents = self.fast
             search.play_out(ctx, horizon)
+        return ctx.state
+
+    def start(self, state, cand: Candidate, dice_seed: int) -> Any:
+        """A copy of ``state`` after ``cand``'s turn alone (its faction's heuristic following
+        the candidate's plan), as a Context the card can be finished on."""
+        team = self.team
+        for member in team:
+            member.bot.plan = {}
+            member.bot.battle = None
+        own = team[self.faction].bot
+        own.plan = dict(cand.plan)
+        # the space values the heuristic ranked when it planned this turn (its k_action on
+        # this position): its own turn refreshes the best of them, as in a real game
+        own.ranked = dict(self.base.bot.ranked)
+        ctx = search.branch(self.rules, state, team, self._dice(dice_seed))
+        search.apply_action(ctx, self.faction, cand.action)
+        return ctx
+
+    def _dice(self, seed: int) -> random.Random:
+        """``random.Random(seed)``, from the state of the last seed asked for: every
+        candidate of a choice plays on the same dice (common random numbers)."""
+        if seed != self._dice_seed:
+            self._dice_seed = seed
+            self._dice_state = random.Random(seed).getstate()
+        dice = random.Random.__new__(random.Random)
+        dice.setstate(self._dice_state)
+        return dice
+
+    def pause(self) -> tuple:
+        """What the team's bots carry from one turn to the next on a card (their plans and
+        battles), so that a started copy can be finished after others were played."""
+        return tuple((dict(m.bot.plan), m.bot.battle) for m in self.team)
+
+    def finish(self, ctx: Any, paused: tuple) -> Any:
+        """Finish the card on a copy ``start`` made, the team's bots as ``pause`` saw them."""
+        for member, (plan, battle) in zip(self.team, paused, strict=True):
+            member.bot.plan = dict(plan)
+            member.bot.battle = battle
+        if not ctx.state.over:
+            search.finish_card(ctx)
         return ctx.state
 
     def margin(self, state) -> float:

@@ -89,9 +89,9 @@ def test_parameters_parse_are_recorded_and_change_the_weights():
     name, params = registry.parse_spec("heuristic:aggression=0.7,events=never")
     assert name == "heuristic" and params == {"aggression": 0.7, "events": "never"}
     bot = registry.make("heuristic:aggression=0.7")
-    assert bot.params == {"aggression": 0.7, "version": "v2"}  # the bot version, for manifests
+    assert bot.params == {"aggression": 0.7, "version": "v3"}  # the bot version, for manifests
     assert bot.weights["play"]["aggression"] == 0.7
-    assert registry.params_of(bot) == {"aggression": 0.7, "version": "v2"}
+    assert registry.params_of(bot) == {"aggression": 0.7, "version": "v3"}
     assert registry.make("heuristic").weights["play"]["aggression"] == 0.5
     dotted = registry.make("heuristic:eval.DS.resources=0.3")
     assert dotted.weights["eval"]["DS"]["resources"] == 0.3
@@ -100,8 +100,10 @@ def test_parameters_parse_are_recorded_and_change_the_weights():
 
 
 def test_aggression_changes_play():
-    calm = play_game(8, {"DS": "heuristic:aggression=0.0", "BK": "heuristic", "VE": "heuristic"})
-    bold = play_game(8, {"DS": "heuristic:aggression=1.0", "BK": "heuristic", "VE": "heuristic"})
+    """The priority scheme's willingness to Attack (heuristic-fast: no lookahead over it)."""
+    others = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
+    calm = play_game(8, {"DS": "heuristic-fast:aggression=0.0", **others})
+    bold = play_game(8, {"DS": "heuristic-fast:aggression=1.0", **others})
     assert calm.state_digest != bold.state_digest
 
 

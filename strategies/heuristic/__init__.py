@@ -35,7 +35,8 @@ from .vijayanagara import VijayanagaraBot
 BOTS = (SultanateBot, BahmaniBot, VijayanagaraBot)
 SIDES = ("unshaded", "shaded")
 EVENT_MODES = ("table", "simulate", "never")
-LOOKAHEADS = ("none", "greedy")
+# play.lookahead: the greedy expansion each value plays with (strategies/greedy.py)
+LOOKAHEADS = {"none": None, "greedy": False, "greedy-full": True}
 
 
 class HeuristicStrategy:
@@ -43,7 +44,8 @@ class HeuristicStrategy:
     per seat by ``vsim tune-bots`` (``tuned.toml``)."""
 
     name = "heuristic"
-    version = "v2"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml
+    version = "v3"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
+    # v3: and the Sultanate's lookahead over every Command and Decree (screened, issue 18)
     layers: tuple[Path, ...] = (TUNED_FILE,)
     description = "rule-based bot per faction, weights tuned by self-play (tuned.toml)"
     keep_caches = True  # False: the bots recompute every value at every decision (a test)
@@ -109,6 +111,9 @@ class HeuristicStrategy:
         ahead = weights["play"].get("lookahead", "none")
         if ahead not in LOOKAHEADS:
             raise ValueError(f"lookahead must be one of {', '.join(LOOKAHEADS)}, got {ahead!r}")
+        screen = weights["play"].get("screen", 0)
+        if not isinstance(screen, int) or isinstance(screen, bool) or screen < 0:
+            raise ValueError(f"screen must be a non-negative integer, got {screen!r}")
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
         self.faction = INDEX[faction]
@@ -123,14 +128,18 @@ class HeuristicStrategy:
         self._greedy = self._lookahead(faction, rng, rules)
 
     def _lookahead(self, faction: str, rng: random.Random, rules: Any) -> Any:
-        """With ``play.lookahead = "greedy"`` (a seat's weights), the greedy bot that chooses
-        this seat's action each turn (2.3.3) over plans of a copy of this bot; else None."""
-        if not self.lookahead or self.weights["play"].get("lookahead", "none") == "none":
+        """With ``play.lookahead`` other than "none" (a seat's weights), the greedy bot that
+        chooses this seat's action each turn (2.3.3) over plans of a copy of this bot (and,
+        for "greedy-full", its other Commands and Decrees, ``play.screen`` of them played to
+        the end of the card when not 0); else None."""
+        expand = LOOKAHEADS[self.weights["play"].get("lookahead", "none")]
+        if not self.lookahead or expand is None:
             return None
         from strategies.greedy import GreedyStrategy
 
         base = type(self).plain(self.base_weights, self.overrides | {"play.lookahead": "none"})
-        greedy = GreedyStrategy.around(base, expand=False)
+        screen = self.weights["play"].get("screen", 0)
+        greedy = GreedyStrategy.around(base, expand=expand, screen=screen)
         greedy.new_game(faction, rng, rules)
         return greedy
 

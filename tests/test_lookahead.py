@@ -1,0 +1,119 @@
+"""The search bots' shared lookahead (``strategies/lookahead.py``) and greedy's screen (issue 18,
+part 4): a paused copy finishes as if played at once, no candidate repeats another, and the
+screen keeps the heuristic's own choice."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from simulate import play_game
+from strategies.greedy import GreedyStrategy
+from strategies.registry import make
+
+OTHERS = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
+
+
+class Probe(GreedyStrategy):
+    """Greedy that hands each searched choice (its candidates and a copy) to ``check``."""
+
+    def __init__(self, check, **params) -> None:
+        super().__init__(**params)
+        self.check = check
+        self.calls = 0
+
+    def decide(self, obs, decision) -> str:
+        if self.calls < 4:
+            cands = self.search.candidates(obs, decision, True)
+            state, dice = obs.determinise(random.Random(self.calls)), 1000 + self.calls
+            self.check(self.search, obs, cands, state, dice)
+        self.calls += 1
+        return super().decide(obs, decision)
+
+
+def _probe(check, seed: int = 5) -> Probe:
+    bot = Probe(check)
+    play_game(seed, OTHERS | {"DS": bot})
+    assert bot.calls >= 4
+    return bot
+
+
+def test_a_paused_copy_finishes_the_card_as_if_played_at_once():
+    # 2.3.3-2.3.7: each candidate's own turn, then the rest of the card, even when other
+    # candidates were played on the same searcher in between
+    def check(search, obs, cands, state, dice):
+        direct = [search.play(state, c, dice, True).digest() for c in cands]
+        started = [(search.start(state, c, dice), search.pause()) for c in cands]
+        later = [search.finish(ctx, paused).digest() for ctx, paused in reversed(started)]
+        assert later[::-1] == direct
+
+    _probe(check)
+
+
+def test_no_expanded_command_lacks_a_space_to_select():
+    # 3.1.1: a Command with no space to select would only repeat another candidate
+    def check(search, obs, cands, state, dice):
+        bot = search.base.bot
+        for c in cands:
+            if c.plan.get("force"):
+                assert bot.spaces_for(obs, c.plan["command"])
+
+    _probe(check)
+
+
+def test_the_dice_of_a_candidate_are_those_of_its_seed():
+    # common random numbers: every candidate of a choice rolls the same dice
+    def check(search, obs, cands, state, dice):
+        for seed in (dice, dice, dice + 1):
+            assert search._dice(seed).random() == random.Random(seed).random()
+
+    _probe(check)
+
+
+def test_a_screen_wider_than_the_candidates_finishes_every_one():
+    # every Command candidate is finished: the scores are those of the unscreened search
+    def check(search, obs, cands, state, dice):
+        bot = GreedyStrategy.around(search.base, expand=True, screen=len(cands))
+        bot.search = search
+        screened = bot._screened(cands, [(state, dice)], search.base.bot.last.get("choice"))
+        plain = bot._scores(cands, [(state, dice)])
+        assert screened == pytest.approx(plain)
+
+    _probe(check)
+
+
+def test_a_narrow_screen_finishes_the_heuristics_choice_and_the_events():
+    # 2.3.3: the heuristic's own action, both Event sides (2.3.4) and Pass (2.3.6) are
+    # always played to the end of the card; of the other Command candidates, `screen`
+    def check(search, obs, cands, state, dice):
+        default = search.base.bot.last.get("choice")
+        bot = GreedyStrategy.around(search.base, expand=True, screen=1)
+        bot.search = search
+        scores = bot._screened(cands, [(state, dice)], default)
+        finished = [c for c, v in zip(cands, scores, strict=True) if v > -1e17]
+        others = [c for c in finished if c.action not in ("event", "pass") and c.action != default]
+        assert len(others) <= 1
+        for c in cands:
+            if c.action in ("event", "pass") or (c.action == default and not c.plan.get("force")):
+                assert c in finished
+
+    _probe(check)
+
+
+@pytest.mark.parametrize("value", [-1, 1.5, "two", True])
+def test_a_bad_screen_is_refused(value):
+    with pytest.raises(ValueError, match="screen must be a non-negative integer"):
+        GreedyStrategy(screen=value)
+    with pytest.raises(ValueError, match="screen must be a non-negative integer"):
+        make("heuristic").__class__(**{"play.screen": value})
+
+
+def test_a_seat_with_the_full_lookahead_plays_as_screened_greedy():
+    # issue 18, part 4: play.lookahead = "greedy-full" with play.screen = k is greedy:screen=k
+    for seed in (3, 4):
+        inside = play_game(
+            seed, OTHERS | {"DS": "heuristic-fast:play.lookahead=greedy-full,play.screen=2"}
+        )
+        greedy = play_game(seed, OTHERS | {"DS": "greedy:screen=2"})
+        assert inside.state_digest == greedy.state_digest
