@@ -30,6 +30,7 @@ TIERS = [
     ("heuristic-v1", 1.0),
     ("heuristic-fast", 1.0),
     ("heuristic", 0.5),
+    ("heuristic-strong", 0.5),
     ("greedy:finish=false,expand=false", 0.3),
     ("greedy:expand=false", 0.25),
     ("greedy", 0.1),

@@ -17,6 +17,7 @@ BUILTINS = {
     "greedy": "strategies.greedy:GreedyStrategy",
     "heuristic": "strategies.heuristic:HeuristicStrategy",
     "heuristic-fast": "strategies.heuristic:HeuristicFastStrategy",
+    "heuristic-strong": "strategies.heuristic:HeuristicStrongStrategy",
     "heuristic-v1": "strategies.heuristic:HeuristicV1Strategy",
     "mcts": "strategies.mcts:MCTSStrategy",
     "random": "strategies.random_bot:RandomStrategy",

@@ -109,6 +109,53 @@ def test_a_bad_screen_is_refused(value):
         make("heuristic").__class__(**{"play.screen": value})
 
 
+@pytest.mark.parametrize("value", [-1, 2.5, "late"])
+def test_a_bad_end_game_length_is_refused(value):
+    with pytest.raises(ValueError, match="lookahead_cards must be a non-negative integer"):
+        make("heuristic").__class__(**{"play.lookahead_cards": value})
+
+
+class Recorder:
+    """Stands in for a seat's lookahead: notes the cards left at each call, then delegates."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.left: list[int] = []
+
+    def choose(self, obs, decision):
+        self.left.append(obs.cards_remaining)
+        return self.inner.choose(obs, decision)
+
+
+def test_an_end_game_lookahead_decides_only_in_the_last_cards():
+    # play.lookahead_cards = N: the lookahead chooses only while at most N cards remain
+    bot = make("heuristic-fast:play.lookahead=greedy-full,play.screen=2,play.lookahead_cards=6")
+    new_game = bot.new_game
+
+    def watched(faction, rng, rules):
+        new_game(faction, rng, rules)
+        bot._greedy = Recorder(bot._greedy)
+
+    bot.new_game = watched
+    play_game(7, OTHERS | {"DS": "heuristic-fast", "BK": bot})
+    assert bot._greedy.left and max(bot._greedy.left) <= 6
+
+
+def test_the_strong_tier_adds_the_bahmani_end_game_lookahead_only():
+    from simulate.rules.ruleset import load_rules
+
+    rules = load_rules()
+    strong, default = make("heuristic-strong"), make("heuristic")
+    for faction in ("DS", "BK", "VE"):
+        strong.new_game(faction, random.Random(0), rules)
+        default.new_game(faction, random.Random(0), rules)
+        if faction == "BK":
+            assert strong._greedy is not None and strong.lookahead_cards == 8
+            assert default._greedy is None
+        else:
+            assert strong.weights == default.weights
+
+
 def test_a_seat_with_the_full_lookahead_plays_as_screened_greedy():
     # issue 18, part 4: play.lookahead = "greedy-full" with play.screen = k is greedy:screen=k
     for seed in (3, 4):

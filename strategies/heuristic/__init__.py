@@ -28,7 +28,7 @@ from simulate.rules.pieces import INDEX
 
 from . import event_table
 from .bahmani import BahmaniBot
-from .evaluation import TUNED_FILE, Evaluator, load_weights, seat_weights
+from .evaluation import STRONG_FILE, TUNED_FILE, Evaluator, load_weights, seat_weights
 from .sultanate import SultanateBot
 from .vijayanagara import VijayanagaraBot
 
@@ -111,9 +111,11 @@ class HeuristicStrategy:
         ahead = weights["play"].get("lookahead", "none")
         if ahead not in LOOKAHEADS:
             raise ValueError(f"lookahead must be one of {', '.join(LOOKAHEADS)}, got {ahead!r}")
-        screen = weights["play"].get("screen", 0)
-        if not isinstance(screen, int) or isinstance(screen, bool) or screen < 0:
-            raise ValueError(f"screen must be a non-negative integer, got {screen!r}")
+        for key in ("screen", "lookahead_cards"):
+            value = weights["play"].get(key, 0)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{key} must be a non-negative integer, got {value!r}")
+        self.lookahead_cards = weights["play"].get("lookahead_cards", 0)
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
         self.faction = INDEX[faction]
@@ -144,7 +146,11 @@ class HeuristicStrategy:
         return greedy
 
     def choose(self, observation: Any, decision: Any) -> Any:
-        if self._greedy is not None:
+        # with play.lookahead_cards = N, only while at most N cards remain (the end game);
+        # the count holds through a turn, so one bot plans and plays each turn (2.3)
+        if self._greedy is not None and (
+            not self.lookahead_cards or observation.cards_remaining <= self.lookahead_cards
+        ):
             return self._greedy.choose(observation, decision)
         return self.bot.choose(observation, decision)
 
@@ -239,3 +245,13 @@ class HeuristicFastStrategy(HeuristicStrategy):
     def __init__(self, weights: str | None = None, **params: Any) -> None:
         params.setdefault("play.lookahead", "none")
         super().__init__(weights, **params)
+
+
+class HeuristicStrongStrategy(HeuristicStrategy):
+    """The default lineup with the Bahmani bot's end-game lookahead too (``strong.toml``): a
+    slower tier to check that a conclusion holds under a stronger field."""
+
+    name = "heuristic-strong"
+    version = "v3-strong"
+    layers: tuple[Path, ...] = (TUNED_FILE, STRONG_FILE)
+    description = "the default with the Bahmani bot's end-game lookahead (slower, stronger tier)"
