@@ -65,7 +65,8 @@ class GreedyStrategy(SearchStrategy):
         cls, base: Any, expand: bool = True, finish: bool = True, screen: int = 0
     ) -> GreedyStrategy:
         """Greedy over ``base``'s plans (a heuristic bot that never weighs the Event): the
-        lookahead a heuristic seat plays with ``play.lookahead = "greedy"``."""
+        lookahead a heuristic seat plays with ``play.lookahead`` ("greedy": ``expand``
+        false; "greedy-full": true, with ``play.screen``)."""
         bot = cls.__new__(cls)
         bot.samples, bot.expand, bot.finish, bot.screen = 1, expand, finish, screen
         bot.search = Searcher.around(base)

@@ -69,6 +69,29 @@ def _clock(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
+def resumable(ctx: click.Context, out: Path, quiet: bool, what: str, call: Any) -> Any:
+    """``call(progress, command)`` under a progress bar, for a command that resumes from its
+    ``out`` folder: a bad input is one line (exit 2); an interrupt (130) or a failure (1)
+    says so in one line and keeps the finished evaluations for a rerun."""
+    command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
+    try:
+        with progress_bar(not quiet and sys.stderr.isatty()) as bar:
+            return call(Bar(bar, 0.0 if quiet else 10.0), command)
+    except RunError as exc:
+        raise InputError(str(exc)) from None
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted: rerun the same command to resume the {what} in {out}.", err=True)
+        ctx.exit(130)
+    except Exception as exc:  # keep what is done
+        traceback.print_exc()
+        click.echo(
+            f"Error: the {what} stopped ({type(exc).__name__}: {_one_line(str(exc))[:200]}); "
+            f"finished evaluations are kept in {out}: rerun the same command to resume",
+            err=True,
+        )
+        ctx.exit(1)
+
+
 def progress_bar(enabled: bool) -> Any:
     from rich.console import Console
     from rich.progress import (

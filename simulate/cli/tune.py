@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-import traceback
 from pathlib import Path
 
 import click
 
 from simulate.cli.app import InputError, cli
-from simulate.cli.app import one_line as _one_line
-from simulate.cli.run import Bar, progress_bar
+from simulate.cli.run import resumable
 from simulate.study.backends import BACKENDS
 from simulate.study.errors import RunError
 
@@ -58,26 +55,13 @@ def tune(
         search = Search.create(search_file, **opts)
     except RunError as exc:
         raise InputError(str(exc)) from None
-    command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
-    try:
-        with progress_bar(not quiet and sys.stderr.isatty()) as bar:
-            found = run_search(
-                search, out, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
-                progress=Bar(bar, 0.0 if quiet else 10.0), command=command,
-            )  # fmt: skip
-    except RunError as exc:
-        raise InputError(str(exc)) from None
-    except KeyboardInterrupt:
-        click.echo(f"Interrupted: rerun the same command to resume the search in {out}.", err=True)
-        ctx.exit(130)
-    except Exception as exc:  # keep what is done
-        traceback.print_exc()
-        click.echo(
-            f"Error: the search stopped ({type(exc).__name__}: {_one_line(str(exc))[:200]}); "
-            f"finished evaluations are kept in {out}: rerun the same command to resume",
-            err=True,
-        )
-        ctx.exit(1)
+    found = resumable(
+        ctx, out, quiet, "search",
+        lambda progress, command: run_search(
+            search, out, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
+            progress=progress, command=command,
+        ),
+    )  # fmt: skip
     files = report.write(out)
     b, r = found.best, found.reference
     click.echo(f"Played {found.played:,} games ({found.games_used:,} in all).")
