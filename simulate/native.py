@@ -39,14 +39,31 @@ class SourceFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(name, src)
 
 
-def source_digest(source: Path) -> str:
+def source_digest(source: Path, root: Path = ROOT) -> str:
     """sha256 of a module's ``.py`` and, when there is one, the ``.pxd`` beside it that gives
-    the compiled copy its C types (both decide what the build makes)."""
+    the compiled copy its C types, and every ``.pxd`` that one cimports, to the last (all
+    decide what the build makes: a class's C layout changes with its ``.pxd``, and a module
+    built against the old layout must be rebuilt too)."""
     h = hashlib.sha256(source.read_bytes())
-    pxd = source.with_suffix(".pxd")
-    if pxd.exists():
+    for pxd in _pxd_closure(source.with_suffix(".pxd"), root):
         h.update(pxd.read_bytes())
     return h.hexdigest()
+
+
+def _pxd_closure(pxd: Path, root: Path) -> list[Path]:
+    """``pxd`` (when it exists) and the ``.pxd`` files under ``root`` it cimports, transitively."""
+    out: list[Path] = []
+    todo = [pxd]
+    while todo:
+        path = todo.pop()
+        if path in out or not path.exists():
+            continue
+        out.append(path)
+        for line in path.read_text().splitlines():
+            words = line.split()
+            if len(words) >= 4 and words[0] == "from" and words[2] == "cimport":
+                todo.append(root.joinpath(*words[1].split(".")).with_suffix(".pxd"))
+    return out
 
 
 def built(manifest: Path = MANIFEST) -> dict[str, dict]:
@@ -72,7 +89,7 @@ def _states(record: dict, root: Path, pure: bool | None) -> dict[str, str]:
     out = {}
     for name, entry in sorted(record.items()):
         try:
-            digest = source_digest(root / entry["source"])
+            digest = source_digest(root / entry["source"], root)
         except OSError:
             digest = ""
         out[name] = "compiled" if digest == entry["sha256"] else "changed"

@@ -141,26 +141,38 @@ def test_an_end_game_lookahead_decides_only_in_the_last_cards():
     assert bot._greedy.left and max(bot._greedy.left) <= 6
 
 
-def test_the_strong_tier_adds_the_bahmani_end_game_lookahead_only():
+def _seats(spec: str) -> dict:
     from simulate.rules.ruleset import load_rules
 
     rules = load_rules()
-    strong, default = make("heuristic-strong"), make("heuristic")
+    out = {}
     for faction in ("DS", "BK", "VE"):
-        strong.new_game(faction, random.Random(0), rules)
-        default.new_game(faction, random.Random(0), rules)
-        if faction == "BK":
-            assert strong._greedy is not None and strong.lookahead_cards == 8
-            assert default._greedy is None
-        else:
-            assert strong.weights == default.weights
+        bot = make(spec)
+        bot.new_game(faction, random.Random(0), rules)
+        out[faction] = bot
+    return out
+
+
+def test_the_default_looks_ahead_late_in_the_sultanate_and_bahmani_seats_only():
+    # heuristic v4 (tuned.toml): DS over the last 24 cards, BK over the last 8, screened
+    seats = _seats("heuristic")
+    assert (seats["DS"].lookahead_cards, seats["DS"]._greedy.screen) == (24, 2)
+    assert (seats["BK"].lookahead_cards, seats["BK"]._greedy.screen) == (8, 2)
+    assert seats["VE"]._greedy is None
+
+
+def test_the_strong_tier_unscreens_the_lookaheads_and_runs_the_sultanate_s_all_game():
+    strong, default = _seats("heuristic-strong"), _seats("heuristic")
+    assert (strong["DS"].lookahead_cards, strong["DS"]._greedy.screen) == (0, 0)
+    assert (strong["BK"].lookahead_cards, strong["BK"]._greedy.screen) == (8, 0)
+    assert strong["VE"].weights == default["VE"].weights
 
 
 def test_a_seat_with_the_full_lookahead_plays_as_screened_greedy():
     # issue 18, part 4: play.lookahead = "greedy-full" with play.screen = k is greedy:screen=k
+    # (over the whole game: play.lookahead_cards = 0)
+    spec = "heuristic-fast:play.lookahead=greedy-full,play.screen=2,play.lookahead_cards=0"
     for seed in (3, 4):
-        inside = play_game(
-            seed, OTHERS | {"DS": "heuristic-fast:play.lookahead=greedy-full,play.screen=2"}
-        )
+        inside = play_game(seed, OTHERS | {"DS": spec})
         greedy = play_game(seed, OTHERS | {"DS": "greedy:screen=2"})
         assert inside.state_digest == greedy.state_digest

@@ -79,6 +79,21 @@ def test_an_edited_type_declaration_counts_as_an_edited_source(tmp_path):
     assert native.status(manifest, tmp_path, pure=False) == {"pkg.mod": "changed"}
 
 
+def test_an_edited_declaration_a_module_cimports_counts_as_an_edited_source(tmp_path):
+    """A class's C layout lives in its .pxd: a module built against the old layout of a
+    class it cimports must not be used (it would read the wrong fields)."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text("X = 1\n")
+    (tmp_path / "pkg" / "mod.pxd").write_text("from pkg.base cimport Base\n")
+    (tmp_path / "pkg" / "base.pxd").write_text("cdef class Base:\n    cdef int a\n")
+    manifest = tmp_path / "native.json"
+    digest = native.source_digest(tmp_path / "pkg" / "mod.py", tmp_path)
+    manifest.write_text(json.dumps({"pkg.mod": {"source": "pkg/mod.py", "sha256": digest}}))
+    assert native.status(manifest, tmp_path, pure=False) == {"pkg.mod": "compiled"}
+    (tmp_path / "pkg" / "base.pxd").write_text("cdef class Base:\n    cdef int a, b\n")
+    assert native.status(manifest, tmp_path, pure=False) == {"pkg.mod": "changed"}
+
+
 def test_vsim_pure_loads_every_module_from_its_source(tmp_path):
     manifest = _record(tmp_path, "X = 1\n", built_from="X = 1\n")
     sources, changed = native.sources_to_use(manifest, tmp_path, pure=True)

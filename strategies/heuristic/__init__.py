@@ -44,8 +44,9 @@ class HeuristicStrategy:
     per seat by ``vsim tune-bots`` (``tuned.toml``)."""
 
     name = "heuristic"
-    version = "v3"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
-    # v3: and the Sultanate's lookahead over every Command and Decree (screened, issue 18)
+    version = "v4"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
+    # v3: and the Sultanate's lookahead over every Command and Decree (screened, issue 18);
+    # v4: the Sultanate's over the last 24 cards only, the Bahmani bot's over the last 8
     layers: tuple[Path, ...] = (TUNED_FILE,)
     description = "rule-based bot per faction, weights tuned by self-play (tuned.toml)"
     keep_caches = True  # False: the bots recompute every value at every decision (a test)
@@ -235,12 +236,12 @@ class HeuristicV1Strategy(HeuristicStrategy):
 
 
 class HeuristicFastStrategy(HeuristicStrategy):
-    """The tuned bots without the Sultanate's lookahead (``play.lookahead = "none"`` in every
-    seat): the fast tier, about 2.3 times faster than ``heuristic``, for exploration."""
+    """The tuned bots without the lookaheads (``play.lookahead = "none"`` in every seat): the
+    fast tier, about 3.5 times faster than ``heuristic``, for exploration."""
 
     name = "heuristic-fast"
     version = "v2-fast"
-    description = "the tuned heuristic without the Sultanate's one-step lookahead (fast tier)"
+    description = "the tuned heuristic without the one-card lookaheads (fast tier)"
 
     def __init__(self, weights: str | None = None, **params: Any) -> None:
         params.setdefault("play.lookahead", "none")
@@ -248,10 +249,11 @@ class HeuristicFastStrategy(HeuristicStrategy):
 
 
 class HeuristicStrongStrategy(HeuristicStrategy):
-    """The default lineup with the Bahmani bot's end-game lookahead too (``strong.toml``): a
-    slower tier to check that a conclusion holds under a stronger field."""
+    """The default lineup with its lookaheads unscreened and the Sultanate's over the whole
+    game (``strong.toml``): a slower tier to check that a conclusion holds under a stronger
+    field."""
 
     name = "heuristic-strong"
-    version = "v3-strong"
+    version = "v4-strong"
     layers: tuple[Path, ...] = (TUNED_FILE, STRONG_FILE)
-    description = "the default with the Bahmani bot's end-game lookahead (slower, stronger tier)"
+    description = "the default with unscreened, whole-game lookaheads (slower, stronger tier)"
