@@ -51,3 +51,17 @@ def listing(directory: Path) -> dict[str, tuple[int, int]]:
         for p in sorted(directory.rglob("*"))
         if p.is_file()
     }
+
+
+def cut_after(monkeypatch, module, calls: int, exc: BaseException) -> None:
+    """``module.play`` plays its first ``calls`` batch lists, then raises ``exc``."""
+    real = module.play
+    count = [0]
+
+    def play(work, **kw):
+        count[0] += 1
+        if count[0] > calls:
+            raise exc
+        yield from real(work, **kw)
+
+    monkeypatch.setattr(module, "play", play)

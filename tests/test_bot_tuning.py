@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from cli_support import invoke, listing
+from cli_support import cut_after, invoke, listing
 
 from simulate.study import bot_tuning as bt
 from simulate.study.errors import RunError
@@ -180,12 +180,14 @@ def test_a_seat_with_the_greedy_lookahead_plays_as_greedy_over_its_plans():
 
     others = {"BK": "heuristic", "VE": "heuristic"}
     for seed in (3, 4):
-        inside = play_game(seed, others | {"DS": "heuristic-fast:play.lookahead=greedy"})
+        inside = play_game(
+            seed, others | {"DS": "heuristic-fast:play.lookahead=greedy,play.lookahead_cards=0"}
+        )
         greedy = play_game(seed, others | {"DS": "greedy:expand=false"})
         assert inside.state_digest == greedy.state_digest
 
 
-def test_the_default_sultanate_looks_ahead_and_the_fast_tier_does_not():
+def test_the_default_sultanate_and_bahmani_bots_look_ahead_and_the_fast_tier_does_not():
     import random
 
     from simulate.rules.ruleset import load_rules
@@ -196,8 +198,10 @@ def test_the_default_sultanate_looks_ahead_and_the_fast_tier_does_not():
     for bot in (default, fast):
         bot.new_game("DS", random.Random(0), rules)
     assert default._greedy is not None and fast._greedy is None
-    default.new_game("BK", random.Random(0), rules)
-    assert default._greedy is None  # only the Sultanate's seat (tuned.toml)
+    for faction, looks in (("BK", True), ("VE", False)):  # the seats of tuned.toml
+        default.new_game(faction, random.Random(0), rules)
+        fast.new_game(faction, random.Random(0), rules)
+        assert (default._greedy is not None) == looks and fast._greedy is None
 
 
 def test_an_unknown_lookahead_is_refused_in_one_line(tmp_path):
@@ -206,3 +210,34 @@ def test_an_unknown_lookahead_is_refused_in_one_line(tmp_path):
         "--out", str(tmp_path / "r"),
     )  # fmt: skip
     assert result.exit_code == 2 and "lookahead must be one of none, greedy" in result.output
+
+
+def _cli_tuning(tmp_path, out):
+    start, space = _files(tmp_path)
+    return invoke(
+        "tune-bots", "--out", str(out), "--faction", "DS", "--space", str(space),
+        "--start", str(start), "--rounds", "1", "--generations", "2", "--popsize", "4",
+        "--games", "8", "--validation-games", "8", "--ladder-games", "0", "--jobs", "1",
+        "--quiet",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("exc", "code", "message"),
+    [
+        (KeyboardInterrupt(), 130, "Interrupted: rerun the same command to resume the tuning"),
+        (RuntimeError("disk gone"), 1, "the tuning stopped (RuntimeError: disk gone)"),
+    ],
+)
+def test_a_stopped_tuning_says_so_in_one_line_keeps_its_evaluations_and_resumes(
+    tmp_path, monkeypatch, exc, code, message
+):
+    assert _cli_tuning(tmp_path, tmp_path / "whole").exit_code == 0
+    with monkeypatch.context() as m:
+        cut_after(m, bt, 2, exc)  # the incumbent and the first generation are played
+        stopped = _cli_tuning(tmp_path, tmp_path / "cut")
+    assert stopped.exit_code == code and message in stopped.output
+    assert len(_rows(tmp_path / "cut")) == 5  # kept: 1 incumbent + 4 candidates
+    again = _cli_tuning(tmp_path, tmp_path / "cut")
+    assert again.exit_code == 0 and "(40 replayed from the log)" in again.output
+    assert _rows(tmp_path / "cut") == _rows(tmp_path / "whole")

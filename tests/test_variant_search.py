@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from cli_support import invoke, listing
+from cli_support import cut_after, invoke, listing
 
 from simulate.study import variant_search as vs
 
@@ -120,3 +120,31 @@ def test_a_larger_budget_continues_a_search_and_resume_replays_the_log(tmp_path)
     assert again.played < whole.played
     assert _rows(tmp_path / "cut") == _rows(tmp_path / "whole")
     assert again.best == whole.best
+
+
+def _cli_search(tmp_path, out):
+    return invoke(
+        "tune", str(_file(tmp_path)), "--budget", "160", "--first-games", "20",
+        "--strategy", "all=random", "--jobs", "1", "--out", str(out), "--quiet",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("exc", "code", "message"),
+    [
+        (KeyboardInterrupt(), 130, "Interrupted: rerun the same command to resume the search"),
+        (RuntimeError("disk gone"), 1, "the search stopped (RuntimeError: disk gone)"),
+    ],
+)
+def test_a_stopped_search_says_so_in_one_line_keeps_its_evaluations_and_resumes(
+    tmp_path, monkeypatch, exc, code, message
+):
+    assert _cli_search(tmp_path, tmp_path / "whole").exit_code == 0
+    with monkeypatch.context() as m:
+        cut_after(m, vs, 3, exc)  # the first 3 evaluations play, the 4th raises
+        stopped = _cli_search(tmp_path, tmp_path / "cut")
+    assert stopped.exit_code == code and message in stopped.output
+    assert len(_rows(tmp_path / "cut")) == 3
+    again = _cli_search(tmp_path, tmp_path / "cut")
+    assert again.exit_code == 0, again.output
+    assert _rows(tmp_path / "cut") == _rows(tmp_path / "whole")
