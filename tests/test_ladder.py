@@ -127,3 +127,41 @@ def test_bad_ladder_input_is_one_line_and_writes_nothing(tmp_path, args, message
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and message in lines[0]
     assert listing(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("exc", "code", "message"),
+    [
+        (KeyboardInterrupt(), 130, "Interrupted: rerun the same command to resume the ladder"),
+        (RuntimeError("disk gone"), 1, "the ladder stopped (RuntimeError: disk gone)"),
+    ],
+)
+def test_a_stopped_ladder_says_so_in_one_line_keeps_its_games_and_resumes(
+    tmp_path, monkeypatch, exc, code, message
+):
+    from simulate.study import ladder as ladder_mod
+
+    def cli(out):
+        return invoke(
+            "ladder", "--field", "all=random", "--challenger", SAME_AS_RANDOM, "--games", "16",
+            "--seed", "5", "--jobs", "1", "--quiet", "--out", str(out),
+        )  # fmt: skip
+
+    assert cli(tmp_path / "whole").exit_code == 0
+    real = ladder_mod.play_into
+
+    def play_into(*args, **kw):  # 3 batches are written (each before it is yielded), then stop
+        for i, result in enumerate(real(*args, **kw)):
+            if i == 2:
+                raise exc
+            yield result
+
+    with monkeypatch.context() as m:
+        m.setattr(ladder_mod, "play_into", play_into)
+        stopped = cli(tmp_path / "cut")
+    assert stopped.exit_code == code and message in stopped.output
+    kept = len(dataset.shards(tmp_path / "cut", "games"))
+    assert kept == 3 < len(dataset.shards(tmp_path / "whole", "games"))
+    again = cli(tmp_path / "cut")
+    assert again.exit_code == 0, again.output
+    assert dataset.dataset_digest(tmp_path / "cut") == dataset.dataset_digest(tmp_path / "whole")

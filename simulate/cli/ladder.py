@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-import traceback
 from pathlib import Path
 
 import click
 
 from simulate.cli.app import InputError, cli
-from simulate.cli.app import one_line as _one_line
-from simulate.cli.run import Bar, progress_bar
+from simulate.cli.run import resumable
 from simulate.study.backends import BACKENDS, default_jobs
 from simulate.study.errors import RunError
 from simulate.study.ladder import Ladder, play_ladder
@@ -59,7 +56,8 @@ def ladder(
 
     For every seat and challenger, games with the challenger in that seat and the field in
     the other two, on the same seeds as the field-only games; writes DIR/ladder.json and
-    DIR/report/ladder.html. Exit status: 0 done, 2 bad input, 3 some games raised.
+    DIR/report/ladder.html. Exit status: 0 done, 2 bad input, 3 some games raised, 1 stopped
+    and 130 interrupted (rerun to resume).
     """
     from simulate.analysis import ladder as analysis
 
@@ -71,23 +69,14 @@ def ladder(
         spec = Ladder.create(field, challengers, games, seed, variant)
     except RunError as exc:
         raise InputError(str(exc)) from None
-    command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
-    try:
-        with progress_bar(not quiet and sys.stderr.isatty()) as bar:
-            done = play_ladder(
-                spec, out, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
-                progress=Bar(bar, 0.0 if quiet else 10.0), command=command,
-            )  # fmt: skip
-    except RunError as exc:
-        raise InputError(str(exc)) from None
-    except Exception as exc:  # keep what is done
-        traceback.print_exc()
-        click.echo(
-            f"Error: the ladder stopped ({type(exc).__name__}: {_one_line(str(exc))[:200]}); "
-            f"finished games are kept in {out}: rerun the same command to resume",
-            err=True,
-        )
-        ctx.exit(1)
+    done = resumable(
+        ctx, out, quiet, "ladder",
+        lambda progress, command: play_ladder(
+            spec, out, jobs=jobs, backend=backend, scheduler=scheduler, force=force,
+            progress=progress, command=command,
+        ),
+        kept="games",
+    )  # fmt: skip
     files = analysis.write(out)
     _, found = analysis.gains(out)
     rate = done.played / done.seconds if done.seconds > 0 else 0.0

@@ -69,10 +69,12 @@ def _clock(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
-def resumable(ctx: click.Context, out: Path, quiet: bool, what: str, call: Any) -> Any:
+def resumable(
+    ctx: click.Context, out: Path, quiet: bool, what: str, call: Any, kept: str = "evaluations"
+) -> Any:
     """``call(progress, command)`` under a progress bar, for a command that resumes from its
     ``out`` folder: a bad input is one line (exit 2); an interrupt (130) or a failure (1)
-    says so in one line and keeps the finished evaluations for a rerun."""
+    says so in one line and keeps the finished ``kept`` (evaluations, games) for a rerun."""
     command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
     try:
         with progress_bar(not quiet and sys.stderr.isatty()) as bar:
@@ -86,7 +88,7 @@ def resumable(ctx: click.Context, out: Path, quiet: bool, what: str, call: Any) 
         traceback.print_exc()
         click.echo(
             f"Error: the {what} stopped ({type(exc).__name__}: {_one_line(str(exc))[:200]}); "
-            f"finished evaluations are kept in {out}: rerun the same command to resume",
+            f"finished {kept} are kept in {out}: rerun the same command to resume",
             err=True,
         )
         ctx.exit(1)
