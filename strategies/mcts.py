@@ -26,6 +26,7 @@ Parameters: ``rollouts`` (default 8), ``horizon`` (default 4), ``top`` (default 
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
 from .lookahead import Searcher, SearchStrategy
@@ -77,6 +78,19 @@ class MCTSStrategy(SearchStrategy):
             expand=expand,
         )
         self._finish_init(weights)
+
+    @classmethod
+    def around(cls, base: Any) -> MCTSStrategy:
+        """mcts with its default budget over ``base``'s plans (a heuristic bot that never
+        weighs the Event): the end-game search a heuristic seat plays with
+        ``play.mcts_cards``."""
+        bot = cls.__new__(cls)
+        bot.rollouts, bot.horizon, bot.top = 8, 4, 4
+        bot.c, bot.win_bonus, bot.expand = 1.0, 2.0, True
+        bot.search = Searcher.around(base)
+        bot.params = {"rollouts": 8, "horizon": 4, "top": 4}
+        bot.rng = random.Random(0)
+        return bot
 
     def score(self, state) -> float:
         search = self.search

@@ -109,10 +109,11 @@ def test_a_bad_screen_is_refused(value):
         make("heuristic").__class__(**{"play.screen": value})
 
 
+@pytest.mark.parametrize("key", ["lookahead_cards", "mcts_cards"])
 @pytest.mark.parametrize("value", [-1, 2.5, "late"])
-def test_a_bad_end_game_length_is_refused(value):
-    with pytest.raises(ValueError, match="lookahead_cards must be a non-negative integer"):
-        make("heuristic").__class__(**{"play.lookahead_cards": value})
+def test_a_bad_end_game_length_is_refused(key, value):
+    with pytest.raises(ValueError, match=f"{key} must be a non-negative integer"):
+        make("heuristic").__class__(**{f"play.{key}": value})
 
 
 class Recorder:
@@ -161,11 +162,26 @@ def test_the_default_looks_ahead_late_in_the_sultanate_and_bahmani_seats_only():
     assert seats["VE"]._greedy is None
 
 
-def test_the_strong_tier_unscreens_the_lookaheads_and_runs_the_sultanate_s_all_game():
+def test_the_strong_tier_adds_mcts_in_the_sultanate_and_bahmani_end_games_only():
     strong, default = _seats("heuristic-strong"), _seats("heuristic")
-    assert (strong["DS"].lookahead_cards, strong["DS"]._greedy.screen) == (0, 0)
-    assert (strong["BK"].lookahead_cards, strong["BK"]._greedy.screen) == (8, 0)
+    assert (strong["DS"].mcts_cards, strong["BK"].mcts_cards) == (11, 8)
+    assert strong["DS"]._mcts is not None and strong["BK"]._mcts is not None
+    assert all(default[f]._mcts is None for f in default) and strong["VE"]._mcts is None
     assert strong["VE"].weights == default["VE"].weights
+
+
+def test_an_end_game_search_decides_only_in_the_last_cards():
+    # play.mcts_cards = N: mcts chooses the action only while at most N cards remain
+    bot = make("heuristic-fast:play.mcts_cards=3")
+    new_game = bot.new_game
+
+    def watched(faction, rng, rules):
+        new_game(faction, rng, rules)
+        bot._mcts = Recorder(bot._mcts)
+
+    bot.new_game = watched
+    play_game(7, OTHERS | {"DS": "heuristic-fast", "BK": bot})
+    assert bot._mcts.left and max(bot._mcts.left) <= 3
 
 
 def test_a_seat_with_the_full_lookahead_plays_as_screened_greedy():

@@ -14,7 +14,9 @@ Parameters (``--strategy DS=heuristic:aggression=0.7,weights=mine.toml``):
   in advance, ``events_table.toml``; cards it lacks are simulated), ``simulate`` (a
   one-turn simulation of both sides and the Command on a copy of this position) or
   ``never``;
-- any weight by its dotted name, e.g. ``eval.DS.resources=0.1`` or ``reserve=3``.
+- any weight by its dotted name, e.g. ``eval.DS.resources=0.1`` or ``reserve=3``; the
+  lookaheads are ``play.lookahead``, ``play.screen``, ``play.lookahead_cards`` and
+  ``play.mcts_cards`` (see ``weights.toml``).
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ class HeuristicStrategy:
         self.ev = None
         self._shadows: tuple | None = None
         self._greedy: Any = None
+        self._mcts: Any = None
 
     @classmethod
     def plain(cls, base_weights: dict, overrides: dict | None = None) -> HeuristicStrategy:
@@ -99,6 +102,7 @@ class HeuristicStrategy:
         bot.ev = None
         bot._shadows = None
         bot._greedy = None
+        bot._mcts = None
         return bot
 
     def _use(self, weights: dict) -> None:
@@ -112,11 +116,12 @@ class HeuristicStrategy:
         ahead = weights["play"].get("lookahead", "none")
         if ahead not in LOOKAHEADS:
             raise ValueError(f"lookahead must be one of {', '.join(LOOKAHEADS)}, got {ahead!r}")
-        for key in ("screen", "lookahead_cards"):
+        for key in ("screen", "lookahead_cards", "mcts_cards"):
             value = weights["play"].get(key, 0)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"{key} must be a non-negative integer, got {value!r}")
         self.lookahead_cards = weights["play"].get("lookahead_cards", 0)
+        self.mcts_cards = weights["play"].get("mcts_cards", 0)
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
         self.faction = INDEX[faction]
@@ -129,6 +134,7 @@ class HeuristicStrategy:
         self.bot.keep_caches = self.keep_caches
         self._shadows = None
         self._greedy = self._lookahead(faction, rng, rules)
+        self._mcts = self._end_game_search(faction, rng, rules)
 
     def _lookahead(self, faction: str, rng: random.Random, rules: Any) -> Any:
         """With ``play.lookahead`` other than "none" (a seat's weights), the greedy bot that
@@ -146,9 +152,25 @@ class HeuristicStrategy:
         greedy.new_game(faction, rng, rules)
         return greedy
 
+    def _end_game_search(self, faction: str, rng: random.Random, rules: Any) -> Any:
+        """With ``play.mcts_cards = N`` (not 0), the mcts bot (its default budget, over plans
+        of a copy of this bot) that chooses this seat's action each turn while at most N
+        cards remain; else None."""
+        if not self.lookahead or not self.mcts_cards:
+            return None
+        from strategies.mcts import MCTSStrategy
+
+        base = type(self).plain(self.base_weights, self.overrides | {"play.lookahead": "none"})
+        search = MCTSStrategy.around(base)
+        search.new_game(faction, random.Random(rng.getrandbits(32)), rules)
+        return search
+
     def choose(self, observation: Any, decision: Any) -> Any:
-        # with play.lookahead_cards = N, only while at most N cards remain (the end game);
-        # the count holds through a turn, so one bot plans and plays each turn (2.3)
+        # play.mcts_cards = N: mcts chooses while at most N cards remain; else, with
+        # play.lookahead_cards = N, the lookahead only while at most N cards remain (the end
+        # game); the count holds through a turn, so one bot plans and plays each turn (2.3)
+        if self._mcts is not None and observation.cards_remaining <= self.mcts_cards:
+            return self._mcts.choose(observation, decision)
         if self._greedy is not None and (
             not self.lookahead_cards or observation.cards_remaining <= self.lookahead_cards
         ):
@@ -249,11 +271,11 @@ class HeuristicFastStrategy(HeuristicStrategy):
 
 
 class HeuristicStrongStrategy(HeuristicStrategy):
-    """The default lineup with its lookaheads unscreened and the Sultanate's over the whole
-    game (``strong.toml``): a slower tier to check that a conclusion holds under a stronger
-    field."""
+    """The default lineup with mcts choosing the Sultanate's and the Bahmani bot's actions in
+    their end games (``strong.toml``): a slower tier to check that a conclusion holds under
+    a stronger field."""
 
     name = "heuristic-strong"
     version = "v4-strong"
     layers: tuple[Path, ...] = (TUNED_FILE, STRONG_FILE)
-    description = "the default with unscreened, whole-game lookaheads (slower, stronger tier)"
+    description = "the default with mcts in the DS and BK end games (slower, stronger tier)"
