@@ -65,3 +65,12 @@ def cut_after(monkeypatch, module, calls: int, exc: BaseException) -> None:
         yield from real(work, **kw)
 
     monkeypatch.setattr(module, "play", play)
+
+
+def stops(what: str) -> list[tuple[BaseException, int, str]]:
+    """An interrupt and a failure mid-run of a resumable command, with the exit status and the
+    line each gives (``what``: the command's word for its run)."""
+    return [
+        (KeyboardInterrupt(), 130, f"Interrupted: rerun the same command to resume the {what}"),
+        (RuntimeError("disk gone"), 1, f"the {what} stopped (RuntimeError: disk gone)"),
+    ]

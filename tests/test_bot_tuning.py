@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from cli_support import cut_after, invoke, listing
+from cli_support import cut_after, invoke, listing, stops
 
 from simulate.study import bot_tuning as bt
 from simulate.study.errors import RunError
@@ -222,13 +222,7 @@ def _cli_tuning(tmp_path, out):
     )  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("exc", "code", "message"),
-    [
-        (KeyboardInterrupt(), 130, "Interrupted: rerun the same command to resume the tuning"),
-        (RuntimeError("disk gone"), 1, "the tuning stopped (RuntimeError: disk gone)"),
-    ],
-)
+@pytest.mark.parametrize(("exc", "code", "message"), stops("tuning"))
 def test_a_stopped_tuning_says_so_in_one_line_keeps_its_evaluations_and_resumes(
     tmp_path, monkeypatch, exc, code, message
 ):

@@ -7,7 +7,7 @@ import math
 
 import polars as pl
 import pytest
-from cli_support import invoke, listing
+from cli_support import invoke, listing, stops
 from statsmodels.stats.proportion import proportion_confint
 
 from simulate.analysis import ladder as analysis
@@ -129,13 +129,7 @@ def test_bad_ladder_input_is_one_line_and_writes_nothing(tmp_path, args, message
     assert listing(tmp_path) == before
 
 
-@pytest.mark.parametrize(
-    ("exc", "code", "message"),
-    [
-        (KeyboardInterrupt(), 130, "Interrupted: rerun the same command to resume the ladder"),
-        (RuntimeError("disk gone"), 1, "the ladder stopped (RuntimeError: disk gone)"),
-    ],
-)
+@pytest.mark.parametrize(("exc", "code", "message"), stops("ladder"))
 def test_a_stopped_ladder_says_so_in_one_line_keeps_its_games_and_resumes(
     tmp_path, monkeypatch, exc, code, message
 ):

@@ -128,18 +128,26 @@ class Recorder:
         return self.inner.choose(obs, decision)
 
 
-def test_an_end_game_lookahead_decides_only_in_the_last_cards():
-    # play.lookahead_cards = N: the lookahead chooses only while at most N cards remain
-    bot = make("heuristic-fast:play.lookahead=greedy-full,play.screen=2,play.lookahead_cards=6")
+def _cards_left_at(spec: str, searcher: str) -> list[int]:
+    """The cards left at each call of the Bahmani seat's ``searcher`` (``_greedy``, ``_mcts``)
+    in one game of ``spec`` there."""
+    bot = make(spec)
     new_game = bot.new_game
 
     def watched(faction, rng, rules):
         new_game(faction, rng, rules)
-        bot._greedy = Recorder(bot._greedy)
+        setattr(bot, searcher, Recorder(getattr(bot, searcher)))
 
     bot.new_game = watched
     play_game(7, OTHERS | {"DS": "heuristic-fast", "BK": bot})
-    assert bot._greedy.left and max(bot._greedy.left) <= 6
+    return getattr(bot, searcher).left
+
+
+def test_an_end_game_lookahead_decides_only_in_the_last_cards():
+    # play.lookahead_cards = N: the lookahead chooses only while at most N cards remain
+    spec = "heuristic-fast:play.lookahead=greedy-full,play.screen=2,play.lookahead_cards=6"
+    left = _cards_left_at(spec, "_greedy")
+    assert left and max(left) <= 6
 
 
 def _seats(spec: str) -> dict:
@@ -172,16 +180,8 @@ def test_the_strong_tier_adds_mcts_in_the_sultanate_and_bahmani_end_games_only()
 
 def test_an_end_game_search_decides_only_in_the_last_cards():
     # play.mcts_cards = N: mcts chooses the action only while at most N cards remain
-    bot = make("heuristic-fast:play.mcts_cards=3")
-    new_game = bot.new_game
-
-    def watched(faction, rng, rules):
-        new_game(faction, rng, rules)
-        bot._mcts = Recorder(bot._mcts)
-
-    bot.new_game = watched
-    play_game(7, OTHERS | {"DS": "heuristic-fast", "BK": bot})
-    assert bot._mcts.left and max(bot._mcts.left) <= 3
+    left = _cards_left_at("heuristic-fast:play.mcts_cards=3", "_mcts")
+    assert left and max(left) <= 3
 
 
 def test_a_seat_with_the_full_lookahead_plays_as_screened_greedy():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from cli_support import cut_after, invoke, listing
+from cli_support import cut_after, invoke, listing, stops
 
 from simulate.study import variant_search as vs
 
@@ -129,13 +129,7 @@ def _cli_search(tmp_path, out):
     )  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("exc", "code", "message"),
-    [
-        (KeyboardInterrupt(), 130, "Interrupted: rerun the same command to resume the search"),
-        (RuntimeError("disk gone"), 1, "the search stopped (RuntimeError: disk gone)"),
-    ],
-)
+@pytest.mark.parametrize(("exc", "code", "message"), stops("search"))
 def test_a_stopped_search_says_so_in_one_line_keeps_its_evaluations_and_resumes(
     tmp_path, monkeypatch, exc, code, message
 ):

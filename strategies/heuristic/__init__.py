@@ -146,11 +146,15 @@ class HeuristicStrategy:
             return None
         from strategies.greedy import GreedyStrategy
 
-        base = type(self).plain(self.base_weights, self.overrides | {"play.lookahead": "none"})
+        base = self._planner()
         screen = self.weights["play"].get("screen", 0)
         greedy = GreedyStrategy.around(base, expand=expand, screen=screen)
         greedy.new_game(faction, rng, rules)
         return greedy
+
+    def _planner(self) -> HeuristicStrategy:
+        """A copy of this bot without lookahead or Event weighing: the plans a search tries."""
+        return type(self).plain(self.base_weights, self.overrides | {"play.lookahead": "none"})
 
     def _end_game_search(self, faction: str, rng: random.Random, rules: Any) -> Any:
         """With ``play.mcts_cards = N`` (not 0), the mcts bot (its default budget, over plans
@@ -160,7 +164,7 @@ class HeuristicStrategy:
             return None
         from strategies.mcts import MCTSStrategy
 
-        base = type(self).plain(self.base_weights, self.overrides | {"play.lookahead": "none"})
+        base = self._planner()
         search = MCTSStrategy.around(base)
         search.new_game(faction, random.Random(rng.getrandbits(32)), rules)
         return search
