@@ -163,9 +163,9 @@ def _seats(spec: str) -> dict:
 
 
 def test_the_default_looks_ahead_late_in_the_sultanate_and_bahmani_seats_only():
-    # heuristic v4 (tuned.toml): DS over the last 24 cards, BK over the last 8, screened
+    # heuristic v5 (tuned.toml): DS over the last 16 cards, BK over the last 8, screened
     seats = _seats("heuristic")
-    assert (seats["DS"].lookahead_cards, seats["DS"]._greedy.screen) == (24, 2)
+    assert (seats["DS"].lookahead_cards, seats["DS"]._greedy.screen) == (16, 2)
     assert (seats["BK"].lookahead_cards, seats["BK"]._greedy.screen) == (8, 2)
     assert seats["VE"]._greedy is None
 

@@ -16,7 +16,8 @@ Parameters (``--strategy DS=heuristic:aggression=0.7,weights=mine.toml``):
   ``never``;
 - any weight by its dotted name, e.g. ``eval.DS.resources=0.1`` or ``reserve=3``; the
   lookaheads are ``play.lookahead``, ``play.screen``, ``play.lookahead_cards`` and
-  ``play.mcts_cards`` (see ``weights.toml``).
+  ``play.mcts_cards`` (see ``weights.toml``); ``play.choice`` is the learned choice of each
+  turn's option (``choice_fit.py``, ``choice.toml``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from simulate.rules.pieces import INDEX
 
 from . import event_table
 from .bahmani import BahmaniBot
-from .evaluation import STRONG_FILE, TUNED_FILE, Evaluator, load_weights, seat_weights
+from .evaluation import CHOICE_FILE, STRONG_FILE, TUNED_FILE, Evaluator, load_weights, seat_weights
 from .sultanate import SultanateBot
 from .vijayanagara import VijayanagaraBot
 
@@ -46,10 +47,11 @@ class HeuristicStrategy:
     per seat by ``vsim tune-bots`` (``tuned.toml``)."""
 
     name = "heuristic"
-    version = "v4"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
+    version = "v5"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
     # v3: and the Sultanate's lookahead over every Command and Decree (screened, issue 18);
-    # v4: the Sultanate's over the last 24 cards only, the Bahmani bot's over the last 8
-    layers: tuple[Path, ...] = (TUNED_FILE,)
+    # v4: the Sultanate's over the last 24 cards only, the Bahmani bot's over the last 8;
+    # v5: and the choice of each turn's option learned from search values (choice.toml)
+    layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE)
     description = "rule-based bot per faction, weights tuned by self-play (tuned.toml)"
     keep_caches = True  # False: the bots recompute every value at every decision (a test)
 
@@ -221,23 +223,31 @@ class HeuristicStrategy:
             for side in SIDES
         }
 
-    def consider_event(self, obs, decision, default: str, default_value: float) -> str:
-        """Take the Event when its better side beats the planned option (2.3.3): by the
-        precomputed table of average gains (``events = "table"``), or by simulating this
-        position (``"simulate"``, also used for a card the table does not know)."""
+    def event_entry(self, obs, decision, default: str) -> tuple[str, float] | None:
+        """The better Event side and its gain over the planned option ``default`` (2.3.4): by
+        the precomputed table of average gains (``events = "table"``), or by simulating this
+        position (``"simulate"``, also used for a card the table does not know); None for a
+        bot that never weighs the Event."""
         mode = self.event_mode
         if mode == "never":
-            return default
+            return None
         card = decision.context
-        entry = None
         if mode == "table":
             entry = event_table.lookup(self.rules, str(card), self.faction)
+            if entry is not None:
+                return entry
+        gains = self.event_gains(obs, default)
+        if self.recorder is not None:
+            self.recorder(str(card), self.faction, gains)
+        side = max(SIDES, key=lambda s: (gains[s], s == SIDES[0]))
+        return side, gains[side]
+
+    def consider_event(self, obs, decision, default: str, default_value: float) -> str:
+        """Take the Event when its better side beats the planned option by ``event_margin``
+        (2.3.3)."""
+        entry = self.event_entry(obs, decision, default)
         if entry is None:
-            gains = self.event_gains(obs, default)
-            if self.recorder is not None:
-                self.recorder(str(card), self.faction, gains)
-            side = max(SIDES, key=lambda s: (gains[s], s == SIDES[0]))
-            entry = (side, gains[side])
+            return default
         side, gain = entry
         if gain > self.event_margin:
             self.bot.plan["side"] = side
@@ -266,7 +276,7 @@ class HeuristicFastStrategy(HeuristicStrategy):
     fast tier, about 3.5 times faster than ``heuristic``, for exploration."""
 
     name = "heuristic-fast"
-    version = "v2-fast"
+    version = "v5-fast"
     description = "the tuned heuristic without the one-card lookaheads (fast tier)"
 
     def __init__(self, weights: str | None = None, **params: Any) -> None:
@@ -280,6 +290,6 @@ class HeuristicStrongStrategy(HeuristicStrategy):
     a stronger field."""
 
     name = "heuristic-strong"
-    version = "v4-strong"
-    layers: tuple[Path, ...] = (TUNED_FILE, STRONG_FILE)
+    version = "v5-strong"
+    layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, STRONG_FILE)
     description = "the default with mcts in the DS and BK end games (slower, stronger tier)"

@@ -49,6 +49,8 @@ from simulate.rules.state import TUGHLAQ
 
 CD, EVENT, COMMAND, LIMITED, PASS = "command_decree", "event", "command", "limited", "pass"
 NONE = "none"
+SIDES = ("unshaded", "shaded")  # an Event's two texts (2.3.4)
+UNDOABLE = -1e6  # an option valued below this is one the bot would never take
 BATTLE_KINDS = frozenset({"attack_target", "attack_support", "cavalry", "casualty"})
 SPACE_REFRESH = 3  # spaces whose values are refreshed at each selection (k_space)
 VALUES_MAX = 50_000  # space values kept at most (then dropped: they are recomputed)
@@ -125,6 +127,8 @@ class FactionBot:
         # how much another faction's local losses count as own gains: most for the leader
         self.rival_leader = float(self.play["rival_leader"])
         self.rival_other = float(self.play["rival_other"])
+        choice = self.play["choice"]
+        self.choice = choice if choice["fitted"] else None  # play.choice: fitted_choice
         self.rw = [0.0, 0.0, 0.0]
         self.lead = -1
         self.plan: dict = {}
@@ -522,9 +526,11 @@ class FactionBot:
                 if lim > lim_val:
                     lim_cmd, lim_val = name, lim
         best_dec, dec_val = None, -1e9
+        dec_values = []
         if CD in opts:
             for name in self.decrees:
                 v = self.decree_value(obs, name)
+                dec_values.append((name, v))
                 if v is not None and v > dec_val:
                     best_dec, dec_val = name, v
         elig = float(self.play["eligibility"])
@@ -548,11 +554,76 @@ class FactionBot:
             "command": best_cmd,
             "limited": lim_cmd,
             "decree": best_dec,
+            "decrees": dec_values,
             "choice": choice,
         }
+        if self.choice is not None:
+            return self.fitted_choice(obs, d)
         if EVENT in opts:
             choice = self.owner.consider_event(obs, d, choice, values.get(choice, 0.0))
         return choice
+
+    def options_here(self, obs, d) -> list:
+        """Every option of this turn (2.3.3) as (the bot's own value of it, its plan): each
+        offered action with each Command that has a space to select (3.1.1), Command +
+        Decree with each Decree it may take (4.0), both Event sides (2.3.4), Pass (2.3.6).
+        The values are ``k_action``'s (after it ran on this position); a plan that is not
+        the bot's own for its action is forced (``force``)."""
+        last = self.last
+        values = last["values"]
+        cmd, lim, dec = last["command"], last["limited"], last["decree"]
+        elig = float(self.play["eligibility"])
+        usable = []  # as k_action: no Command without Resources to pay for a space (3.2-3.4)
+        if self.resources[self.faction] > 0:
+            usable = [c for c in self.commands if self.spaces_for(obs, c)]
+        decs = last["decrees"]
+        out = []
+        for a in d.options:
+            if a == PASS:
+                out.append((values[PASS], {"action": a}))
+            elif a == EVENT:
+                entry = self.owner.event_entry(obs, d, last["choice"])
+                if entry is None:
+                    continue  # a bot that never weighs the Event (2.3.4)
+                side, gain = entry
+                here = values.get(last["choice"], 0.0)
+                for s in SIDES:
+                    out.append((here + (gain if s == side else -1.0), {"action": a, "side": s}))
+            elif a == LIMITED:
+                for c in ([lim] if lim != NONE else []) + [c for c in usable if c != lim]:
+                    v = self.command_values(obs, c)[1] + elig
+                    out.append((v, {"action": a, "command": c, "decree": None, "force": c != lim}))
+            elif a == COMMAND:
+                for c in ([cmd] if cmd != NONE else []) + [c for c in usable if c != cmd]:
+                    v = self.command_values(obs, c)[0]
+                    out.append((v, {"action": a, "command": c, "decree": None, "force": c != cmd}))
+            elif a == CD:
+                for c in [cmd] + [c for c in usable if c != cmd]:
+                    full = self.command_values(obs, c)[0] if c != NONE else 0.0
+                    for x, dv in decs:
+                        if dv is None or (c == NONE and x != dec):
+                            continue  # a Decree it may not take; no Command: only its own
+                        own = c == cmd and x == dec
+                        plan = {"action": a, "command": c, "decree": x, "force": not own}
+                        out.append((dv + max(0.0, full), plan))
+        return [o for o in out if o[0] > UNDOABLE]  # a space valued -1e9 is never chosen
+
+    def fitted_choice(self, obs, d):
+        """``play.choice``: the option of ``options_here`` with the best fitted score, scale x
+        the bot's own value plus the biases of its action, Command and Decree, learned from
+        search values of the same options (``choice_fit.py``)."""
+        ch = self.choice
+        scale, ab, cb, db = ch["scale"], ch["action"], ch["command"], ch["decree"]
+        best_v, best = -1e18, None
+        for v, plan in self.options_here(obs, d):
+            v = scale * v + ab[plan["action"]]
+            v += cb.get(plan.get("command"), 0.0) + db.get(plan.get("decree"), 0.0)
+            if v > best_v:
+                best_v, best = v, plan
+        if best is None:  # nothing it would do: its own choice
+            return self.last["choice"]
+        self.plan = dict(best)
+        return best["action"]
 
     def k_decree_timing(self, obs, d):
         dec = self.plan.get("decree")

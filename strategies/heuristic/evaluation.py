@@ -24,6 +24,7 @@ from simulate.rules.state import TUGHLAQ
 
 WEIGHTS_FILE = Path(__file__).with_name("weights.toml")
 TUNED_FILE = Path(__file__).with_name("tuned.toml")  # the default lineup's seat values
+CHOICE_FILE = Path(__file__).with_name("choice.toml")  # its learned choice, over those
 STRONG_FILE = Path(__file__).with_name("strong.toml")  # the strong tier's, over those
 
 

@@ -1,0 +1,262 @@
+"""The learned choice of the turn's option (``play.choice``, 2.3.3): fitted to search values.
+
+In default games, at every top-level decision of every seat, each option the bot could take
+(``FactionBot.options_here``: each action with each Command and Decree, both Event sides,
+Pass) is played out on the same determinised copies of the position, as mcts plays them
+(the option, the rest of the card, ``horizon`` more cards by heuristic bots; common random
+numbers), and scored by the evaluation. A linear model of those search values, within each
+decision (least squares on values centred per decision), gives the bot's own value of an
+option a ``scale`` and each action, Command and Decree a bias: the heuristic then chooses as
+the search would on average, at no cost in speed (issue 18, part 4).
+
+    python -m strategies.heuristic.choice_fit --games 160 --seed 600000 --jobs 2
+
+writes ``choice.toml`` beside this file (one ``[seat.F.play.choice]`` table per Faction),
+which the default lineup plays over ``tuned.toml``. It prints, per Faction, how much the
+fitted choice gains over the bot's own by the same search values, cross-validated by game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from . import HeuristicStrategy
+from .evaluation import CHOICE_FILE, TUNED_FILE
+
+NAMES = ("DS", "BK", "VE")
+ACTIONS = ("command_decree", "command", "limited", "pass", "event")
+PLAIN = {"play.lookahead": "none", "play.mcts_cards": 0}
+UNFITTED = "unfitted"  # --lineup: the default lineup as it plays without a learned choice
+
+
+class Unfitted(HeuristicStrategy):
+    """The default's bots without a learned choice (``tuned.toml`` alone): the values a fit
+    starts from and the bots its playouts play, so that a fit does not read its own output."""
+
+    layers = (TUNED_FILE,)
+
+
+class Recorder:
+    """A seat that plays its lineup's bot and records, at each top-level decision, every
+    option's value to the bot and its search value (``rollouts`` playouts, ``horizon``)."""
+
+    def __init__(self, spec: str, rollouts: int, horizon: int) -> None:
+        from strategies.registry import make
+
+        self.player = Unfitted() if spec == UNFITTED else make(spec)
+        self.rollouts = rollouts
+        self.horizon = horizon
+        self.rows: list[tuple[int, list[tuple], list[float]]] = []
+
+    def new_game(self, faction: str, rng: random.Random, rules) -> None:
+        from strategies.mcts import MCTSStrategy
+
+        self.player.new_game(faction, rng, rules)
+        own = random.Random(rng.getrandbits(32))
+        self.planner = Unfitted(**PLAIN)  # the bot's own values, Event table included
+        self.planner.new_game(faction, random.Random(own.getrandbits(32)), rules)
+        self.search = MCTSStrategy.around(Unfitted.plain(self.planner.base_weights, PLAIN))
+        self.search.new_game(faction, random.Random(own.getrandbits(32)), rules)
+        self.rng = own
+
+    def choose(self, obs, decision):
+        if decision.kind == "action" and len(decision.options) > 1:
+            self.record(obs, decision)
+        return self.player.choose(obs, decision)
+
+    def record(self, obs, decision) -> None:
+        from strategies.lookahead import Candidate
+
+        bot = self.planner.bot
+        bot.choose(obs, decision)  # k_action: its values of this position
+        options = bot.options_here(obs, decision)
+        search = self.search.search
+        worlds = [
+            (obs.determinise(self.rng), self.rng.getrandbits(32)) for _ in range(self.rollouts)
+        ]
+        q = []
+        for _, plan in options:
+            cand = Candidate(plan["action"], plan, plan["action"])
+            total = 0.0
+            for state, dice in worlds:
+                total += self.search.score(search.play(state, cand, dice, True, self.horizon))
+            q.append(total / len(worlds))
+        feats = [(v, p["action"], p.get("command"), p.get("decree")) for v, p in options]
+        self.rows.append((bot.faction, feats, q))
+
+
+def _play(task: tuple) -> list[tuple[int, int, list, list]]:
+    from simulate import play_game
+    from simulate.seeds import game_seed
+
+    master, start, count, spec, rollouts, horizon = task
+    out = []
+    for i in range(start, start + count):
+        team = tuple(Recorder(spec, rollouts, horizon) for _ in NAMES)
+        play_game(game_seed(master, i), team)
+        for seat in team:
+            out.extend((i, f, feats, q) for f, feats, q in seat.rows)
+    return out
+
+
+def collect(
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    spec: str = "heuristic",
+    rollouts: int = 8,
+    horizon: int = 4,
+) -> list[tuple[int, int, list, list]]:
+    """(game, faction, options, search values) for every top-level decision of ``games``
+    games of the ``spec`` lineup, in game order whatever ``jobs``."""
+    chunk = max(1, games // (4 * max(1, jobs)))
+    tasks = [
+        (seed, s, min(chunk, games - s), spec, rollouts, horizon) for s in range(0, games, chunk)
+    ]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            parts = list(pool.map(_play, tasks))
+    else:
+        parts = [_play(t) for t in tasks]
+    return [row for part in parts for row in part]
+
+
+def _columns(rows: list) -> tuple[list[str], list[str]]:
+    commands = sorted({c for _, _, feats, _ in rows for _, _, c, _ in feats if c and c != "none"})
+    decrees = sorted({d for _, _, feats, _ in rows for _, _, _, d in feats if d})
+    return commands, decrees
+
+
+def _design(feats: list, commands: list[str], decrees: list[str]) -> np.ndarray:
+    """One row per option: its value to the bot, then indicators of its action (the Event is
+    the reference), Command and Decree."""
+    x = np.zeros((len(feats), 1 + 4 + len(commands) + len(decrees)))
+    for i, (v, a, c, d) in enumerate(feats):
+        x[i, 0] = v
+        k = ACTIONS.index(a)
+        if k < 4:
+            x[i, 1 + k] = 1.0
+        if c in commands:
+            x[i, 5 + commands.index(c)] = 1.0
+        if d in decrees:
+            x[i, 5 + len(commands) + decrees.index(d)] = 1.0
+    return x
+
+
+def _solve(rows: list, commands: list[str], decrees: list[str]) -> np.ndarray:
+    xs, ys = [], []
+    for _, _, feats, q in rows:
+        x = _design(feats, commands, decrees)
+        y = np.asarray(q)
+        xs.append(x - x.mean(axis=0))  # within the decision: only differences count
+        ys.append(y - y.mean())
+    theta, *_ = np.linalg.lstsq(np.vstack(xs), np.concatenate(ys), rcond=None)
+    return theta
+
+
+def _pick(theta: np.ndarray, feats: list, commands: list[str], decrees: list[str]) -> int:
+    return int(np.argmax(_design(feats, commands, decrees) @ theta))
+
+
+def fit(rows: list, faction: int) -> dict:
+    """The ``play.choice`` table of one Faction from its decisions."""
+    mine = [r for r in rows if r[1] == faction]
+    commands, decrees = _columns(mine)
+    theta = _solve(mine, commands, decrees)
+    return {
+        "fitted": True,
+        "scale": round(float(theta[0]), 4),
+        "action": {
+            a: round(float(theta[1 + k]), 4) if k < 4 else 0.0 for k, a in enumerate(ACTIONS)
+        },
+        "command": {c: round(float(theta[5 + k]), 4) for k, c in enumerate(commands)},
+        "decree": {d: round(float(theta[5 + len(commands) + k]), 4) for k, d in enumerate(decrees)},
+    }
+
+
+def own_choice(feats: list) -> int:
+    """The bot's own option among ``feats``: the first of the best value (its plan comes
+    first for each action, 2.3.3)."""
+    return max(range(len(feats)), key=lambda i: (feats[i][0], -i))
+
+
+def cross_validated_gain(rows: list, faction: int, folds: int = 5) -> float:
+    """Mean search value gained per decision by the fitted choice over the bot's own, the
+    model fitted on the other games' decisions (folds by game)."""
+    mine = [r for r in rows if r[1] == faction]
+    commands, decrees = _columns(mine)
+    gain, n = 0.0, 0
+    for k in range(folds):
+        theta = _solve([r for r in mine if r[0] % folds != k], commands, decrees)
+        for _, _, feats, q in (r for r in mine if r[0] % folds == k):
+            gain += q[_pick(theta, feats, commands, decrees)] - q[own_choice(feats)]
+            n += 1
+    return gain / max(1, n)
+
+
+def _toml_table(table: dict) -> str:
+    return "{ " + ", ".join(f"{k} = {v}" for k, v in table.items()) + " }"
+
+
+def write(models: dict[str, dict], header: list[str], path: Path = CHOICE_FILE) -> None:
+    lines = [f"# {line}" for line in header] + [""]
+    for name, model in models.items():
+        lines.append(f"[seat.{name}.play.choice]")
+        lines.append(f"fitted = {str(model['fitted']).lower()}")
+        lines.append(f"scale = {model['scale']}")
+        for key in ("action", "command", "decree"):
+            lines.append(f"{key} = {_toml_table(model[key])}")
+        lines.append("")
+    path.write_text("\n".join(lines))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Fit the heuristic's choice to search values.")
+    ap.add_argument("--games", type=int, default=160)
+    ap.add_argument("--seed", type=int, default=600000)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--rollouts", type=int, default=8)
+    ap.add_argument("--horizon", type=int, default=4)
+    ap.add_argument(
+        "--lineup",
+        default=UNFITTED,
+        help="the bots whose games give the positions (a strategy spec; default: the default lineup without its learned choice)",
+    )
+    ap.add_argument("--out", type=Path, default=CHOICE_FILE)
+    args = ap.parse_args(argv)
+    if args.games < 5 or args.rollouts < 1 or args.horizon < 0:
+        print("need --games >= 5, --rollouts >= 1, --horizon >= 0", file=sys.stderr)
+        return 2
+    rows = collect(args.games, args.seed, args.jobs, args.lineup, args.rollouts, args.horizon)
+    models = {}
+    for f, name in enumerate(NAMES):
+        models[name] = fit(rows, f)
+        gain = cross_validated_gain(rows, f)
+        n = sum(1 for r in rows if r[1] == f)
+        print(f"{name}: {n} decisions, fitted choice {gain:+.3f} VP per decision over its own")
+    command = (
+        f"python -m strategies.heuristic.choice_fit --games {args.games} --seed {args.seed} "
+        f"--rollouts {args.rollouts} --horizon {args.horizon} --lineup {args.lineup}"
+    )
+    write(
+        models,
+        [
+            "The learned choice of the default heuristic lineup (play.choice, 2.3.3), per seat:",
+            "fitted to search values of every option (strategies/heuristic/choice_fit.py).",
+            f"Made by: {command}",
+            f"({len(rows)} decisions of {args.games} games.)",
+        ],
+        args.out,
+    )
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

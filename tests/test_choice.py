@@ -1,0 +1,168 @@
+"""The learned choice of the turn's option (``play.choice``, 2.3.3; issue 18, part 4): the
+options a bot weighs, the fitted choice among them, and the fit that learns it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from simulate import play_game
+from strategies.heuristic import HeuristicStrategy, HeuristicV1Strategy, choice_fit
+
+PLAIN = {"play.lookahead": "none", "play.choice.fitted": False}
+
+
+class Spy(HeuristicStrategy):
+    """A heuristic seat that keeps, at each top-level decision, its offered actions, its
+    ``options_here``, what it chose and its plan."""
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        self.seen: list[tuple] = []
+        self.options: list[list] = []
+        self.resources: list[int] = []
+
+    def choose(self, obs, decision):
+        out = super().choose(obs, decision)
+        if decision.kind == "action" and len(decision.options) > 1:
+            bot = self.bot
+            options = bot.options_here(obs, decision)
+            self.seen.append((tuple(decision.options), options, out, dict(bot.plan)))
+            self.options.append(options)
+            self.resources.append(bot.resources[bot.faction])
+        return out
+
+
+def _seen(seat: str = "VE", seed: int = 3, **params) -> list[tuple]:
+    spy = Spy(**params)
+    play_game(
+        seed, {"DS": "heuristic-fast", "BK": "heuristic-fast", "VE": "heuristic-fast"} | {seat: spy}
+    )
+    assert spy.seen
+    return spy.seen
+
+
+@pytest.mark.parametrize("seat", ["DS", "BK", "VE"])
+def test_every_offered_action_is_among_the_options_weighed(seat):
+    # 2.3.3: each offered action (the Event by either side, 2.3.4) is an option, with every
+    # Command that has a space to select (3.1.1)
+    for offered, options, _, _ in _seen(seat, **PLAIN):
+        actions = {plan["action"] for _, plan in options}
+        assert actions <= set(offered)
+        assert "pass" in actions or "pass" not in offered
+        if "event" in offered:
+            sides = {plan["side"] for _, plan in options if plan["action"] == "event"}
+            assert sides == {"unshaded", "shaded"}
+
+
+def test_only_the_bots_own_plan_is_unforced():
+    # a forced plan is followed whatever the Command's value when it is played (k_command)
+    for _, options, _, _ in _seen(**PLAIN):
+        for action in ("command_decree", "command", "limited"):
+            own = [p for _, p in options if p["action"] == action and not p.get("force")]
+            assert len(own) <= 1
+
+
+def test_a_decree_the_bot_may_not_take_is_not_an_option():
+    # 4.0: only a Decree the bot values (decree_value is None when it cannot be done)
+    for _, options, _, _ in _seen("BK", **PLAIN):
+        assert all(
+            p.get("decree") is not None for _, p in options if p["action"] == "command_decree"
+        )
+
+
+def test_the_fitted_choice_takes_the_option_of_best_score():
+    # play.choice: a large bias on Pass (2.3.6) makes it the choice wherever it is offered
+    params = {"play.lookahead": "none", "play.choice.fitted": True, "play.choice.action.pass": 50.0}
+    seen = [(offered, chosen) for offered, _, chosen, _ in _seen(**params) if "pass" in offered]
+    assert seen and all(chosen == "pass" for _, chosen in seen)
+
+
+def test_a_command_bias_steers_the_fitted_choice_to_that_command():
+    params = {
+        "play.lookahead": "none",
+        "play.choice.fitted": True,
+        "play.choice.scale": 0.0,
+        "play.choice.command.rally": 50.0,
+    }
+    plans = [
+        plan
+        for _, options, _, plan in _seen(**params)
+        if any(p.get("command") == "rally" for _, p in options)
+    ]
+    assert plans and all(plan["command"] == "rally" for plan in plans)
+
+
+def test_the_fit_recovers_the_scale_and_biases_search_values_follow():
+    # q = 0.5 x own value + 1.0 for a Limited Command + 0.3 for Rally, within each decision
+    truth = {"limited": 1.0, "rally": 0.3}
+    rng = random.Random(4)
+    rows = []
+    for game in range(20):
+        for _ in range(5):
+            feats = [
+                (rng.uniform(-2, 2), a, c, d)
+                for i, (a, c, d) in enumerate(
+                    [
+                        ("limited", "rally", None),
+                        ("limited", "migrate", None),
+                        ("command_decree", "rally", "build"),
+                        ("command_decree", "migrate", "tax"),
+                        ("command_decree", "rally", "tax"),
+                        ("command", "migrate", None),
+                        ("pass", None, None),
+                        ("event", None, None),
+                    ]
+                )
+            ]
+            q = [0.5 * v + truth.get(a, 0.0) + truth.get(c, 0.0) + 7.0 for v, a, c, _ in feats]
+            rows.append((game, 2, feats, q))
+    model = choice_fit.fit(rows, 2)
+    assert model["scale"] == pytest.approx(0.5, abs=1e-3)
+    # only contrasts are identified: a Limited Rally over Pass, Rally over Migrate
+    rally_over_pass = (
+        model["action"]["limited"] + model["command"]["rally"] - model["action"]["pass"]
+    )
+    assert rally_over_pass == pytest.approx(1.3, abs=1e-3)
+    assert model["command"]["rally"] - model["command"]["migrate"] == pytest.approx(0.3, abs=1e-3)
+    assert choice_fit.cross_validated_gain(rows, 2) > 0
+
+
+def test_collected_search_values_do_not_depend_on_the_number_of_workers():
+    one = choice_fit.collect(2, 9, jobs=1, spec="heuristic-fast", rollouts=1, horizon=1)
+    two = choice_fit.collect(2, 9, jobs=2, spec="heuristic-fast", rollouts=1, horizon=1)
+    assert one == two
+    assert {f for _, f, _, _ in one} == {0, 1, 2}
+
+
+def test_the_default_lineup_plays_its_fitted_choice():
+    # choice.toml is a layer of the default; heuristic-v1 plays without it
+    bot = HeuristicStrategy()
+    play_game(1, {"DS": bot, "BK": "heuristic", "VE": "heuristic"})
+    assert bot.weights["play"]["choice"]["fitted"] is True
+    old = HeuristicV1Strategy()
+    play_game(1, {"DS": old, "BK": "heuristic", "VE": "heuristic"})
+    assert old.weights["play"]["choice"]["fitted"] is False
+
+
+def test_a_fit_reads_positions_and_playouts_without_a_learned_choice():
+    # so that rerunning the recorded command gives the shipped choice.toml, whatever it holds
+    bot = choice_fit.Unfitted()
+    play_game(2, {"DS": bot, "BK": "heuristic-fast", "VE": "heuristic-fast"})
+    assert bot.weights["play"]["choice"]["fitted"] is False
+    assert "choice" not in (bot.base_weights.get("seat", {}).get("DS", {}).get("play", {}))
+
+
+def test_no_command_is_an_option_without_resources():
+    # each Command spends 1 Resource per selected space (3.2-3.4), as k_action reads it
+    spy = Spy(**PLAIN)
+    play_game(2, {"DS": "heuristic-fast", "BK": spy, "VE": "heuristic-fast"})  # BK runs dry
+    broke = [
+        options
+        for options, resources in zip(spy.options, spy.resources, strict=True)
+        if resources <= 0
+    ]
+    assert broke
+    for options in broke:
+        assert all(p.get("command") in (None, "none") for _, p in options)
