@@ -142,3 +142,16 @@ def test_a_stopped_search_says_so_in_one_line_keeps_its_evaluations_and_resumes(
     again = _cli_search(tmp_path, tmp_path / "cut")
     assert again.exit_code == 0, again.output
     assert _rows(tmp_path / "cut") == _rows(tmp_path / "whole")
+
+
+def test_a_setting_proposed_again_is_played_once_and_the_space_running_out_ends_exploring(
+    tmp_path,
+):
+    text = 'name = "two"\ndescription = "two"\n[search]\n"sequence.pass_income.DS" = [1, 4]\n'
+    small = _file(tmp_path, text)
+    search = vs.Search.create(small, budget=400, first=20, seed=4, strategies=["all=random"])
+    outcome = vs.run_search(search, tmp_path / "t", jobs=1)
+    explored = [r for r in _rows(tmp_path / "t") if r["kind"] == "explore"]
+    assert sorted(json.loads(r["params"])["sequence.pass_income.DS"] for r in explored) == [1, 4]
+    settings = [r["params"] for r in outcome.rows if r["trial"] >= 0]  # -1: the base game
+    assert len(settings) == len(set(settings)) == 2

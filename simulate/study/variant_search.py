@@ -330,8 +330,18 @@ def run_search(
                 )
                 used = 0
                 explore = int(0.6 * search.budget)
-                while used + search.first <= explore:
+                seen: dict[str, int] = {}  # a setting -> the trial that played it
+                asks = 0  # a small space runs out of new settings: stop asking then
+                while used + search.first <= explore and asks < 20 * (explore // search.first):
                     t = study.ask(dists)
+                    asks += 1
+                    key = json.dumps(dict(t.params), sort_keys=True)
+                    if key in seen:
+                        # the same candidate on the same seeds plays the same games: one
+                        # candidate, one row, so racing and the best see each setting once
+                        study.tell(t, latest[seen[key]]["distance"])
+                        continue
+                    seen[key] = t.number
                     row = evaluate(t.number, dict(t.params), "explore", search.first)
                     study.tell(t, row["distance"])
                     used += search.first
