@@ -4,6 +4,7 @@ options a bot weighs, the fitted choice among them, and the fit that learns it."
 from __future__ import annotations
 
 import random
+import tomllib
 
 import pytest
 
@@ -134,6 +135,47 @@ def test_collected_search_values_do_not_depend_on_the_number_of_workers():
     two = choice_fit.collect(2, 9, jobs=2, spec="heuristic-fast", rollouts=1, horizon=1)
     assert one == two
     assert {f for _, f, _, _ in one} == {0, 1, 2}
+
+
+def test_a_fit_run_again_with_its_cache_plays_only_the_chunks_it_had_not_finished(
+    tmp_path, monkeypatch
+):
+    import simulate
+
+    monkeypatch.setattr(choice_fit, "CHUNK", 1)
+    args = dict(spec="heuristic-fast", rollouts=1, horizon=1, cache=tmp_path)
+    whole = choice_fit.collect(2, 9, **args)
+    chunks = sorted(tmp_path.glob("*.json"))
+    assert len(chunks) == 2
+    chunks[1].unlink()  # as if stopped after the first game
+    played, real = [], simulate.play_game
+    monkeypatch.setattr(simulate, "play_game", lambda *a, **k: played.append(a) or real(*a, **k))
+    assert choice_fit.collect(2, 9, **args) == whole
+    assert len(played) == 1
+
+
+def test_a_fit_of_one_seat_records_that_seat_in_the_same_games():
+    args = dict(spec="heuristic-fast", rollouts=1, horizon=1)
+    every = choice_fit.collect(2, 9, **args)
+    ve = choice_fit.collect(2, 9, seats=(2,), **args)
+    assert ve == [row for row in every if row[1] == 2]
+
+
+def test_a_refit_of_one_seat_keeps_the_other_seats_and_needs_a_file_to_keep_them_from(
+    tmp_path, capsys
+):
+    missing = tmp_path / "none.toml"
+    assert choice_fit.main(["--seat", "VE", "--games", "5", "--out", str(missing)]) == 2
+    assert "cannot be read" in capsys.readouterr().err and not missing.exists()
+    out = tmp_path / "choice.toml"
+    out.write_text(choice_fit.CHOICE_FILE.read_text())
+    argv = ["--seat", "VE", "--games", "5", "--rollouts", "1", "--horizon", "0"]
+    assert choice_fit.main([*argv, "--lineup", "heuristic-fast", "--out", str(out)]) == 0
+    old, new = (tomllib.loads(p.read_text())["seat"] for p in (choice_fit.CHOICE_FILE, out))
+    assert new["DS"] == old["DS"] and new["BK"] == old["BK"]
+    assert new["VE"]["play"]["choice"]["fitted"] is True
+    header = [line for line in out.read_text().splitlines() if line.startswith("# Then VE by:")]
+    assert len(header) == 1 and header[0].endswith("--lineup heuristic-fast --seat VE")
 
 
 def test_the_default_lineup_plays_its_fitted_choice():

@@ -9,25 +9,33 @@ decision (least squares on values centred per decision), gives the bot's own val
 option a ``scale`` and each action, Command and Decree a bias: the heuristic then chooses as
 the search would on average, at no cost in speed (issue 18, part 4).
 
-    python -m strategies.heuristic.choice_fit --games 160 --seed 600000 --jobs 2
+    python -m strategies.heuristic.choice_fit --games 120 --seed 600000 --jobs 2
+    python -m strategies.heuristic.choice_fit --games 200 --seed 610000 --jobs 2 \
+        --lineup heuristic --seat VE --cache runs/choice-fit
 
 writes ``choice.toml`` beside this file (one ``[seat.F.play.choice]`` table per Faction),
 which the default lineup plays over ``tuned.toml``. It prints, per Faction, how much the
 fitted choice gains over the bot's own by the same search values, cross-validated by game.
+The second line refits one seat on the positions of the lineup that plays the first fit
+(``--lineup heuristic``: a second round, as in DAgger), keeping the other seats' tables;
+with ``--cache`` a stopped fit resumes from the chunks it finished.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import random
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
 from . import HeuristicStrategy
-from .evaluation import CHOICE_FILE, TUNED_FILE
+from .evaluation import CHOICE_FILE, TUNED_FILE, WEIGHTS_FILE
 
 NAMES = ("DS", "BK", "VE")
 ACTIONS = ("command_decree", "command", "limited", "pass", "event")
@@ -46,12 +54,13 @@ class Recorder:
     """A seat that plays its lineup's bot and records, at each top-level decision, every
     option's value to the bot and its search value (``rollouts`` playouts, ``horizon``)."""
 
-    def __init__(self, spec: str, rollouts: int, horizon: int) -> None:
+    def __init__(self, spec: str, rollouts: int, horizon: int, record: bool = True) -> None:
         from strategies.registry import make
 
         self.player = Unfitted() if spec == UNFITTED else make(spec)
         self.rollouts = rollouts
         self.horizon = horizon
+        self.recording = record  # False: play exactly as recorded, record nothing
         self.rows: list[tuple[int, list[tuple], list[float]]] = []
 
     def new_game(self, faction: str, rng: random.Random, rules) -> None:
@@ -66,7 +75,7 @@ class Recorder:
         self.rng = own
 
     def choose(self, obs, decision):
-        if decision.kind == "action" and len(decision.options) > 1:
+        if self.recording and decision.kind == "action" and len(decision.options) > 1:
             self.record(obs, decision)
         return self.player.choose(obs, decision)
 
@@ -91,17 +100,44 @@ class Recorder:
         self.rows.append((bot.faction, feats, q))
 
 
+CHUNK = 10  # games per task: a resumed fit reuses every finished chunk whatever --jobs
+
+
+def _lineup_tag(spec: str) -> str:
+    """The lineup and the weight files its bots read: a cached chunk of other weights is
+    never reused."""
+    digest = hashlib.sha256(spec.encode())
+    for path in (WEIGHTS_FILE, TUNED_FILE, CHOICE_FILE):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def _play(task: tuple) -> list[tuple[int, int, list, list]]:
+    """The rows of games ``start`` .. ``start + count - 1``; with a ``cache`` folder, read
+    from it when that chunk was played before, else written there when done."""
     from simulate import play_game
     from simulate.seeds import game_seed
 
-    master, start, count, spec, rollouts, horizon = task
+    master, start, count, spec, rollouts, horizon, seats, cache, tag = task
+    done = None
+    if cache is not None:
+        name = f"{tag}-r{rollouts}-h{horizon}-s{''.join(map(str, seats))}-{master}-{start:06d}"
+        done = Path(cache) / f"{name}-{count}.json"
+        if done.is_file():
+            return [
+                (i, f, [tuple(o) for o in feats], q)
+                for i, f, feats, q in json.loads(done.read_text())
+            ]
     out = []
     for i in range(start, start + count):
-        team = tuple(Recorder(spec, rollouts, horizon) for _ in NAMES)
+        team = tuple(Recorder(spec, rollouts, horizon, f in seats) for f in range(len(NAMES)))
         play_game(game_seed(master, i), team)
         for seat in team:
             out.extend((i, f, feats, q) for f, feats, q in seat.rows)
+    if done is not None:
+        tmp = done.with_suffix(".tmp")
+        tmp.write_text(json.dumps(out))
+        tmp.replace(done)  # a chunk is there whole or not at all
     return out
 
 
@@ -112,12 +148,19 @@ def collect(
     spec: str = "heuristic",
     rollouts: int = 8,
     horizon: int = 4,
+    cache: Path | None = None,
+    seats: tuple[int, ...] = (0, 1, 2),
 ) -> list[tuple[int, int, list, list]]:
-    """(game, faction, options, search values) for every top-level decision of ``games``
-    games of the ``spec`` lineup, in game order whatever ``jobs``."""
-    chunk = max(1, games // (4 * max(1, jobs)))
+    """(game, faction, options, search values) for every top-level decision of the ``seats``
+    (Faction indices) in ``games`` games of the ``spec`` lineup, in game order whatever
+    ``jobs``; the same games whatever ``seats``; chunks already in the ``cache`` folder are
+    read, not played again (a stopped fit resumes)."""
+    if cache is not None:
+        Path(cache).mkdir(parents=True, exist_ok=True)
+    tag = _lineup_tag(spec)
     tasks = [
-        (seed, s, min(chunk, games - s), spec, rollouts, horizon) for s in range(0, games, chunk)
+        (seed, s, min(CHUNK, games - s), spec, rollouts, horizon, tuple(seats), cache, tag)
+        for s in range(0, games, CHUNK)
     ]
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -229,13 +272,42 @@ def main(argv: list[str] | None = None) -> int:
         help="the bots whose games give the positions (a strategy spec; default: the default lineup without its learned choice)",
     )
     ap.add_argument("--out", type=Path, default=CHOICE_FILE)
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        help="a folder for the played chunks: a stopped fit run again with it resumes",
+    )
+    ap.add_argument(
+        "--seat",
+        action="append",
+        choices=NAMES,
+        help="refit only this seat (repeatable), keeping the other seats' tables of --out",
+    )
     args = ap.parse_args(argv)
     if args.games < 5 or args.rollouts < 1 or args.horizon < 0:
         print("need --games >= 5, --rollouts >= 1, --horizon >= 0", file=sys.stderr)
         return 2
-    rows = collect(args.games, args.seed, args.jobs, args.lineup, args.rollouts, args.horizon)
-    models = {}
-    for f, name in enumerate(NAMES):
+    seats = tuple(sorted({NAMES.index(n) for n in args.seat or NAMES}))
+    kept, header = _kept(args.out, seats)
+    if kept is None:
+        print(
+            f"--seat keeps the other seats of --out, but {args.out} cannot be read", file=sys.stderr
+        )
+        return 2
+    start = time.perf_counter()
+    rows = collect(
+        args.games,
+        args.seed,
+        args.jobs,
+        args.lineup,
+        args.rollouts,
+        args.horizon,
+        args.cache,
+        seats,
+    )
+    models = dict(kept)
+    for f in seats:
+        name = NAMES[f]
         models[name] = fit(rows, f)
         gain = cross_validated_gain(rows, f)
         n = sum(1 for r in rows if r[1] == f)
@@ -243,19 +315,42 @@ def main(argv: list[str] | None = None) -> int:
     command = (
         f"python -m strategies.heuristic.choice_fit --games {args.games} --seed {args.seed} "
         f"--rollouts {args.rollouts} --horizon {args.horizon} --lineup {args.lineup}"
+        + "".join(f" --seat {NAMES[f]}" for f in seats if args.seat)
     )
+    made = "Made by" if not kept else f"Then {', '.join(NAMES[f] for f in seats)} by"
     write(
-        models,
-        [
-            "The learned choice of the default heuristic lineup (play.choice, 2.3.3), per seat:",
-            "fitted to search values of every option (strategies/heuristic/choice_fit.py).",
-            f"Made by: {command}",
-            f"({len(rows)} decisions of {args.games} games.)",
+        {name: models[name] for name in NAMES},
+        header
+        + [
+            f"{made}: {command}",
+            f"({len(rows)} decisions of {args.games} games; "
+            f"{(time.perf_counter() - start) / 60:.1f} minutes this run, --jobs {args.jobs}.)",
         ],
         args.out,
     )
     print(f"wrote {args.out}")
     return 0
+
+
+def _kept(path: Path, seats: tuple[int, ...]) -> tuple[dict | None, list[str]]:
+    """The other seats' tables and the header of the choice file ``path`` (a refit of some
+    seats keeps them); None when they are needed and ``path`` cannot be read."""
+    header = [
+        "The learned choice of the default heuristic lineup (play.choice, 2.3.3), per seat:",
+        "fitted to search values of every option (strategies/heuristic/choice_fit.py).",
+    ]
+    others = [NAMES[f] for f in range(len(NAMES)) if f not in seats]
+    if not others:
+        return {}, header
+    import tomllib
+
+    try:
+        text = path.read_text()
+        tables = tomllib.loads(text)["seat"]
+        kept = {name: tables[name]["play"]["choice"] for name in others}
+    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError):
+        return None, header
+    return kept, [line[2:] for line in text.splitlines() if line.startswith("# ")]
 
 
 if __name__ == "__main__":
