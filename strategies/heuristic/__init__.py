@@ -31,12 +31,12 @@ from simulate.rules.pieces import INDEX
 
 from . import event_table
 from .bahmani import BahmaniBot
+from .common import SIDES
 from .evaluation import CHOICE_FILE, STRONG_FILE, TUNED_FILE, Evaluator, load_weights, seat_weights
 from .sultanate import SultanateBot
 from .vijayanagara import VijayanagaraBot
 
 BOTS = (SultanateBot, BahmaniBot, VijayanagaraBot)
-SIDES = ("unshaded", "shaded")
 EVENT_MODES = ("table", "simulate", "never")
 # play.lookahead: the greedy expansion each value plays with (strategies/greedy.py)
 LOOKAHEADS = {"none": None, "greedy": False, "greedy-full": True}

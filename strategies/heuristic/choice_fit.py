@@ -33,12 +33,15 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import tomli_w
+
+from simulate.result import FACTIONS as NAMES
 
 from . import HeuristicStrategy
+from .common import CD, COMMAND, EVENT, LIMITED, PASS
 from .evaluation import CHOICE_FILE, TUNED_FILE, WEIGHTS_FILE
 
-NAMES = ("DS", "BK", "VE")
-ACTIONS = ("command_decree", "command", "limited", "pass", "event")
+ACTIONS = (CD, COMMAND, LIMITED, PASS, EVENT)  # the Event last: the biases' reference
 PLAIN = {"play.lookahead": "none", "play.mcts_cards": 0}
 UNFITTED = "unfitted"  # --lineup: the default lineup as it plays without a learned choice
 
@@ -243,20 +246,10 @@ def cross_validated_gain(rows: list, faction: int, folds: int = 5) -> float:
     return gain / max(1, n)
 
 
-def _toml_table(table: dict) -> str:
-    return "{ " + ", ".join(f"{k} = {v}" for k, v in table.items()) + " }"
-
-
 def write(models: dict[str, dict], header: list[str], path: Path = CHOICE_FILE) -> None:
-    lines = [f"# {line}" for line in header] + [""]
-    for name, model in models.items():
-        lines.append(f"[seat.{name}.play.choice]")
-        lines.append(f"fitted = {str(model['fitted']).lower()}")
-        lines.append(f"scale = {model['scale']}")
-        for key in ("action", "command", "decree"):
-            lines.append(f"{key} = {_toml_table(model[key])}")
-        lines.append("")
-    path.write_text("\n".join(lines))
+    """``models`` as ``[seat.F.play.choice]`` tables under ``header`` (comment lines)."""
+    tables = {"seat": {name: {"play": {"choice": model}} for name, model in models.items()}}
+    path.write_text("".join(f"# {line}\n" for line in header) + "\n" + tomli_w.dumps(tables))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,6 +32,7 @@ from functools import cache
 from operator import itemgetter
 
 from simulate.rules.decisions import DONE
+from simulate.rules.events import SIDES  # an Event's two texts (2.3.4)
 from simulate.rules.pieces import (
     BK,
     COUNTER_OWNER,
@@ -49,7 +50,6 @@ from simulate.rules.state import TUGHLAQ
 
 CD, EVENT, COMMAND, LIMITED, PASS = "command_decree", "event", "command", "limited", "pass"
 NONE = "none"
-SIDES = ("unshaded", "shaded")  # an Event's two texts (2.3.4)
 UNDOABLE = -1e6  # an option valued below this is one the bot would never take
 BATTLE_KINDS = frozenset({"attack_target", "attack_support", "cavalry", "casualty"})
 SPACE_REFRESH = 3  # spaces whose values are refreshed at each selection (k_space)
