@@ -9,7 +9,14 @@ import tomllib
 import pytest
 
 from simulate import play_game
+from simulate.rules.ruleset import load_rules
 from strategies.heuristic import HeuristicStrategy, HeuristicV1Strategy, choice_fit
+from strategies.heuristic.common import (
+    CHOICE_CONTEXT,
+    choice_context,
+    compile_terms,
+    option_features,
+)
 
 PLAIN = {"play.lookahead": "none", "play.choice.fitted": False}
 
@@ -95,46 +102,112 @@ def test_a_command_bias_steers_the_fitted_choice_to_that_command():
     assert plans and all(plan["command"] == "rally" for plan in plans)
 
 
-def test_the_fit_recovers_the_scale_and_biases_search_values_follow():
-    # q = 0.5 x own value + 1.0 for a Limited Command + 0.3 for Rally, within each decision
-    truth = {"limited": 1.0, "rally": 0.3}
-    rng = random.Random(4)
+OPTIONS = [
+    ("limited", "rally", None),
+    ("limited", "migrate", None),
+    ("command_decree", "rally", "build"),
+    ("command_decree", "migrate", "tax"),
+    ("command_decree", "rally", "tax"),
+    ("command", "migrate", None),
+    ("pass", None, None),
+    ("event", None, None),
+]
+
+
+def _rows(value, seed: int = 4) -> list[tuple]:
+    """Decisions of VE over ``OPTIONS`` (own values at random, at a random point of the
+    deck), their search values ``value(v, action, command, late)`` + a constant."""
+    rng = random.Random(seed)
     rows = []
     for game in range(20):
         for _ in range(5):
-            feats = [
-                (rng.uniform(-2, 2), a, c, d)
-                for i, (a, c, d) in enumerate(
-                    [
-                        ("limited", "rally", None),
-                        ("limited", "migrate", None),
-                        ("command_decree", "rally", "build"),
-                        ("command_decree", "migrate", "tax"),
-                        ("command_decree", "rally", "tax"),
-                        ("command", "migrate", None),
-                        ("pass", None, None),
-                        ("event", None, None),
-                    ]
-                )
-            ]
-            q = [0.5 * v + truth.get(a, 0.0) + truth.get(c, 0.0) + 7.0 for v, a, c, _ in feats]
-            rows.append((game, 2, feats, q))
-    model = choice_fit.fit(rows, 2)
-    assert model["scale"] == pytest.approx(0.5, abs=1e-3)
-    # only contrasts are identified: a Limited Rally over Pass, Rally over Migrate
-    rally_over_pass = (
-        model["action"]["limited"] + model["command"]["rally"] - model["action"]["pass"]
+            late = rng.random()
+            ctx = list(choice_context(late, rng.randrange(10), rng.uniform(-5, 5)))
+            feats = [(rng.uniform(-2, 2), a, c, d) for a, c, d in OPTIONS]
+            q = [value(v, a, c, late) + 7.0 for v, a, c, _ in feats]
+            rows.append((game, 2, feats, q, ctx, [(0.0, 0.0)] * len(feats)))
+    return rows
+
+
+def _score(model: dict, v: float, a: str, c: str | None, d: str | None, ctx: list) -> float:
+    """An option's fitted score: scale, biases and every term (as ``fitted_choice``)."""
+    out = model["scale"] * v + model["action"][a]
+    out += model["command"].get(c, 0.0) + model["decree"].get(d, 0.0)
+    for k, x in option_features(v, {"action": a, "command": c, "decree": d}):
+        out += model["terms"].get(k, 0.0) * x
+        for z, zv in zip(CHOICE_CONTEXT, ctx, strict=True):
+            out += model["terms"].get(f"{z}*{k}", 0.0) * x * zv
+    return out
+
+
+def test_the_fit_recovers_the_differences_search_values_follow():
+    # q = 0.5 x own value + 1.0 for a Limited Command + 0.3 for Rally, within each decision
+    truth = {"limited": 1.0, "rally": 0.3}
+    rows = _rows(lambda v, a, c, late: 0.5 * v + truth.get(a, 0.0) + truth.get(c, 0.0))
+    model = choice_fit.fit(rows, 2, lam=0.0)
+    ctx = rows[0][4]
+    limited_rally = _score(model, 1.0, "limited", "rally", None, ctx)
+    assert limited_rally - _score(model, 0.0, "pass", None, None, ctx) == pytest.approx(
+        1.8, abs=1e-3
     )
-    assert rally_over_pass == pytest.approx(1.3, abs=1e-3)
-    assert model["command"]["rally"] - model["command"]["migrate"] == pytest.approx(0.3, abs=1e-3)
-    assert choice_fit.cross_validated_gain(rows, 2) > 0
+    limited_migrate = _score(model, 1.0, "limited", "migrate", None, ctx)
+    assert limited_rally - limited_migrate == pytest.approx(0.3, abs=1e-3)
+    assert choice_fit.cross_validated_gain(rows, 2, lam=0.0) > 0
+
+
+def test_the_fit_learns_an_option_worth_more_late_in_the_deck():
+    # Pass (2.3.6) worth 2 VP more at the end of the deck than at its start: the fitted
+    # choice passes late and not early, where the option's own terms alone cannot
+    rows = _rows(lambda v, a, c, late: 0.5 * v + (2.0 * late - 1.0 if a == "pass" else 0.0))
+    model = choice_fit.fit(rows, 2, lam=0.0)
+    early, late = choice_context(0.0, 3, 0.0), choice_context(1.0, 3, 0.0)
+    for ctx, want in ((early, -1.0), (late, 1.0)):
+        gap = _score(model, 0.0, "pass", None, None, ctx) - _score(
+            model, 0.0, "event", None, None, ctx
+        )
+        assert gap == pytest.approx(want, abs=1e-3)
+    by = choice_fit.gains(rows, 2)["fitted"]  # per quarter: Pass avoided early, taken late
+    assert by[0] > 0 and by[3] > 0
+
+
+def test_fitted_terms_cross_the_options_features_with_the_position():
+    # play.choice.terms: "late*a:pass" counts with the game's progress, "a:pass" alone does
+    bot = HeuristicStrategy()
+    bot.new_game("BK", random.Random(0), load_rules())
+    fb = bot.bot
+    fb.terms = compile_terms({"late*a:pass": 2.0, "ac:limited:rally": 0.5})
+    feats = option_features(1.0, {"action": "pass"})
+    assert fb.terms_score(feats, (0.25, 0.0625, 0.0, 0.0)) == pytest.approx(0.5)
+    rally = option_features(1.0, {"action": "limited", "command": "rally", "decree": None})
+    assert fb.terms_score(rally, (0.25, 0.0625, 0.0, 0.0)) == pytest.approx(0.5)
+
+
+def test_a_term_crossed_with_an_unknown_feature_of_the_position_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "terms.toml"
+    path.write_text('[seat.BK.play.choice.terms]\n"turn*a:pass" = 1.0\n')
+    with pytest.raises(ValueError, match="no context 'turn'") as err:
+        HeuristicStrategy(weights=str(path))
+    assert "\n" not in str(err.value)
+
+
+def test_a_weights_file_may_add_fitted_terms_but_no_other_unknown_weight(tmp_path):
+    # play.choice.terms is empty in weights.toml: a fit's terms go there by name
+    good = tmp_path / "good.toml"
+    good.write_text('[seat.BK.play.choice.terms]\n"late*a:pass" = 1.5\n')
+    bot = HeuristicStrategy(weights=str(good))
+    bot.new_game("BK", random.Random(0), load_rules())
+    assert bot.weights["play"]["choice"]["terms"]["late*a:pass"] == 1.5
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[seat.BK.play.choice]\nbias = 1.0\n")
+    with pytest.raises(ValueError, match="unknown weight"):
+        HeuristicStrategy(weights=str(bad))
 
 
 def test_collected_search_values_do_not_depend_on_the_number_of_workers():
     one = choice_fit.collect(2, 9, jobs=1, spec="heuristic-fast", rollouts=1, horizon=1)
     two = choice_fit.collect(2, 9, jobs=2, spec="heuristic-fast", rollouts=1, horizon=1)
     assert one == two
-    assert {f for _, f, _, _ in one} == {0, 1, 2}
+    assert {row[1] for row in one} == {0, 1, 2}
 
 
 def test_a_fit_run_again_with_its_cache_plays_only_the_chunks_it_had_not_finished(

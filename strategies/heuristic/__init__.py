@@ -31,7 +31,7 @@ from simulate.rules.pieces import INDEX
 
 from . import event_table
 from .bahmani import BahmaniBot
-from .common import SIDES
+from .common import SIDES, compile_terms
 from .evaluation import CHOICE_FILE, STRONG_FILE, TUNED_FILE, Evaluator, load_weights, seat_weights
 from .sultanate import SultanateBot
 from .vijayanagara import VijayanagaraBot
@@ -47,11 +47,12 @@ class HeuristicStrategy:
     per seat by ``vsim tune-bots`` (``tuned.toml``)."""
 
     name = "heuristic"
-    version = "v6"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
+    version = "v7"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
     # v3: and the Sultanate's lookahead over every Command and Decree (screened, issue 18);
     # v4: the Sultanate's over the last 24 cards only, the Bahmani bot's over the last 8;
     # v5: and the choice of each turn's option learned from search values (choice.toml);
-    # v6: Vijayanagara's choice refitted on the positions of the v5 bots (a second round)
+    # v6: Vijayanagara's choice refitted on the positions of the v5 bots (a second round);
+    # v7: the Bahmani choice refitted with terms crossed with the position, without lookahead
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE)
     description = "rule-based bot per faction, weights tuned by self-play (tuned.toml)"
     keep_caches = True  # False: the bots recompute every value at every decision (a test)
@@ -123,6 +124,7 @@ class HeuristicStrategy:
             value = weights["play"].get(key, 0)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"{key} must be a non-negative integer, got {value!r}")
+        compile_terms(weights["play"]["choice"]["terms"])  # play.choice.terms: checked here
         self.lookahead_cards = weights["play"].get("lookahead_cards", 0)
         self.mcts_cards = weights["play"].get("mcts_cards", 0)
 
@@ -277,7 +279,7 @@ class HeuristicFastStrategy(HeuristicStrategy):
     fast tier, about 3.5 times faster than ``heuristic``, for exploration."""
 
     name = "heuristic-fast"
-    version = "v6-fast"
+    version = "v7-fast"
     description = "the tuned heuristic without the one-card lookaheads (fast tier)"
 
     def __init__(self, weights: str | None = None, **params: Any) -> None:
@@ -291,6 +293,6 @@ class HeuristicStrongStrategy(HeuristicStrategy):
     a stronger field."""
 
     name = "heuristic-strong"
-    version = "v6-strong"
+    version = "v7-strong"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, STRONG_FILE)
     description = "the default with mcts in the DS and BK end games (slower, stronger tier)"

@@ -5,9 +5,14 @@ In default games, at every top-level decision of every seat, each option the bot
 Pass) is played out on the same determinised copies of the position, as mcts plays them
 (the option, the rest of the card, ``horizon`` more cards by heuristic bots; common random
 numbers), and scored by the evaluation. A linear model of those search values, within each
-decision (least squares on values centred per decision), gives the bot's own value of an
-option a ``scale`` and each action, Command and Decree a bias: the heuristic then chooses as
-the search would on average, at no cost in speed (issue 18, part 4).
+decision (ridge regression on values centred per decision), gives the bot's own value of an
+option a ``scale``, each action, Command and Decree a bias, and ``terms`` the rest: the
+action's own scale, the pairs action-Command and Command-Decree, and all of these crossed
+with the position (``common.choice_context``: the game's progress, own Resources, the
+evaluation's margin). The heuristic then chooses as the search would on average, at no cost
+in speed (issue 18, part 4). The fit prints, per quarter of the deck, what the fitted choice
+and the one-card lookahead (``play.lookahead``) gain over the bot's own choice: where a seat's
+lookahead is worth its cost.
 
     python -m strategies.heuristic.choice_fit --games 120 --seed 600000 --jobs 2
     python -m strategies.heuristic.choice_fit --games 200 --seed 610000 --jobs 2 \
@@ -38,10 +43,19 @@ import tomli_w
 from simulate.result import FACTIONS as NAMES
 
 from . import HeuristicStrategy
-from .common import CD, COMMAND, EVENT, LIMITED, PASS
+from .common import (
+    CD,
+    CHOICE_CONTEXT,
+    COMMAND,
+    EVENT,
+    LIMITED,
+    PASS,
+    choice_context,
+    option_features,
+)
 from .evaluation import CHOICE_FILE, TUNED_FILE, WEIGHTS_FILE
 
-ACTIONS = (CD, COMMAND, LIMITED, PASS, EVENT)  # the Event last: the biases' reference
+ACTIONS = (CD, COMMAND, LIMITED, PASS, EVENT)  # the top-level actions (2.3.3)
 PLAIN = {"play.lookahead": "none", "play.mcts_cards": 0}
 UNFITTED = "unfitted"  # --lineup: the default lineup as it plays without a learned choice
 
@@ -64,7 +78,7 @@ class Recorder:
         self.rollouts = rollouts
         self.horizon = horizon
         self.recording = record  # False: play exactly as recorded, record nothing
-        self.rows: list[tuple[int, list[tuple], list[float]]] = []
+        self.rows: list[tuple[int, list[tuple], list[float], list[float]]] = []
 
     def new_game(self, faction: str, rng: random.Random, rules) -> None:
         from strategies.mcts import MCTSStrategy
@@ -99,8 +113,19 @@ class Recorder:
             for state, dice in worlds:
                 total += self.search.score(search.play(state, cand, dice, True, self.horizon))
             q.append(total / len(worlds))
+        g = []  # the option's own turn, and its card, played on one more copy (lookahead values)
+        state, dice = obs.determinise(self.rng), self.rng.getrandbits(32)
+        for _, plan in options:
+            cand = Candidate(plan["action"], plan, plan["action"])
+            copy = search.start(state, cand, dice)
+            turn = search.margin(copy.state)
+            card = search.margin(search.finish(copy, search.pause()))
+            g.append((turn, card))
         feats = [(v, p["action"], p.get("command"), p.get("decree")) for v, p in options]
-        self.rows.append((bot.faction, feats, q))
+        ev = self.planner.ev
+        margin = ev.margin_of(ev.scores_obs(obs), bot.faction)
+        ctx = list(choice_context(ev.progress(obs), obs.resources[bot.faction], margin))
+        self.rows.append((bot.faction, feats, q, ctx, g))
 
 
 CHUNK = 10  # games per task: a resumed fit reuses every finished chunk whatever --jobs
@@ -109,7 +134,7 @@ CHUNK = 10  # games per task: a resumed fit reuses every finished chunk whatever
 def _lineup_tag(spec: str) -> str:
     """The lineup and the weight files its bots read: a cached chunk of other weights is
     never reused."""
-    digest = hashlib.sha256(spec.encode())
+    digest = hashlib.sha256(f"rows-v4 {spec}".encode())  # v4: with the context and lookahead values
     for path in (WEIGHTS_FILE, TUNED_FILE, CHOICE_FILE):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -128,15 +153,15 @@ def _play(task: tuple) -> list[tuple[int, int, list, list]]:
         done = Path(cache) / f"{name}-{count}.json"
         if done.is_file():
             return [
-                (i, f, [tuple(o) for o in feats], q)
-                for i, f, feats, q in json.loads(done.read_text())
+                (i, f, [tuple(o) for o in feats], q, ctx, [tuple(x) for x in g])
+                for i, f, feats, q, ctx, g in json.loads(done.read_text())
             ]
     out = []
     for i in range(start, start + count):
         team = tuple(Recorder(spec, rollouts, horizon, f in seats) for f in range(len(NAMES)))
         play_game(game_seed(master, i), team)
         for seat in team:
-            out.extend((i, f, feats, q) for f, feats, q in seat.rows)
+            out.extend((i, f, feats, q, ctx, g) for f, feats, q, ctx, g in seat.rows)
     if done is not None:
         tmp = done.with_suffix(".tmp")
         tmp.write_text(json.dumps(out))
@@ -173,57 +198,69 @@ def collect(
     return [row for part in parts for row in part]
 
 
-def _columns(rows: list) -> tuple[list[str], list[str]]:
-    commands = sorted({c for _, _, feats, _ in rows for _, _, c, _ in feats if c and c != "none"})
-    decrees = sorted({d for _, _, feats, _ in rows for _, _, _, d in feats if d})
-    return commands, decrees
+LAMBDA = 3.0  # ridge penalty: the crossed terms are many, the decisions a few thousand
+BASE = {"v": "scale", "a": "action", "c": "command", "d": "decree"}  # terms with own tables
 
 
-def _design(feats: list, commands: list[str], decrees: list[str]) -> np.ndarray:
-    """One row per option: its value to the bot, then indicators of its action (the Event is
-    the reference), Command and Decree."""
-    x = np.zeros((len(feats), 1 + 4 + len(commands) + len(decrees)))
-    for i, (v, a, c, d) in enumerate(feats):
-        x[i, 0] = v
-        k = ACTIONS.index(a)
-        if k < 4:
-            x[i, 1 + k] = 1.0
-        if c in commands:
-            x[i, 5 + commands.index(c)] = 1.0
-        if d in decrees:
-            x[i, 5 + len(commands) + decrees.index(d)] = 1.0
-    return x
+def _features(row: tuple) -> list[list[tuple[str, float]]]:
+    """Each option's features (``common.option_features``), alone and crossed with the
+    position's (``common.choice_context``), as (name, value)."""
+    ctx = row[4]
+    out = []
+    for v, a, c, d in row[2]:
+        own = option_features(v, {"action": a, "command": c, "decree": d})
+        crossed = [
+            (f"{z}*{k}", x * zv) for z, zv in zip(CHOICE_CONTEXT, ctx, strict=True) for k, x in own
+        ]
+        out.append(own + crossed)
+    return out
 
 
-def _solve(rows: list, commands: list[str], decrees: list[str]) -> np.ndarray:
-    xs, ys = [], []
-    for _, _, feats, q in rows:
-        x = _design(feats, commands, decrees)
-        y = np.asarray(q)
-        xs.append(x - x.mean(axis=0))  # within the decision: only differences count
-        ys.append(y - y.mean())
-    theta, *_ = np.linalg.lstsq(np.vstack(xs), np.concatenate(ys), rcond=None)
-    return theta
+def _design(rows: list, names: list[str] | None = None) -> tuple[list[np.ndarray], list[str]]:
+    feats = [_features(r) for r in rows]
+    if names is None:
+        names = sorted({k for fs in feats for f in fs for k, _ in f})
+    col = {k: j for j, k in enumerate(names)}
+    out = []
+    for fs in feats:
+        x = np.zeros((len(fs), len(names)))
+        for i, f in enumerate(fs):
+            for k, val in f:
+                if k in col:
+                    x[i, col[k]] += val
+        out.append(x)
+    return out, names
 
 
-def _pick(theta: np.ndarray, feats: list, commands: list[str], decrees: list[str]) -> int:
-    return int(np.argmax(_design(feats, commands, decrees) @ theta))
+def _solve(rows: list, lam: float = LAMBDA) -> tuple[np.ndarray, list[str]]:
+    """Ridge regression of the search values on the features, within each decision (values
+    and features centred per decision: only differences between options count)."""
+    xs, names = _design(rows)
+    x = np.vstack([m - m.mean(axis=0) for m in xs])
+    y = np.concatenate([np.asarray(r[3]) - np.mean(r[3]) for r in rows])
+    if lam > 0:
+        theta = np.linalg.solve(x.T @ x + lam * np.eye(len(names)), x.T @ y)
+    else:
+        theta, *_ = np.linalg.lstsq(x, y, rcond=None)
+    return theta, names
 
 
-def fit(rows: list, faction: int) -> dict:
-    """The ``play.choice`` table of one Faction from its decisions."""
-    mine = [r for r in rows if r[1] == faction]
-    commands, decrees = _columns(mine)
-    theta = _solve(mine, commands, decrees)
-    return {
-        "fitted": True,
-        "scale": round(float(theta[0]), 4),
-        "action": {
-            a: round(float(theta[1 + k]), 4) if k < 4 else 0.0 for k, a in enumerate(ACTIONS)
-        },
-        "command": {c: round(float(theta[5 + k]), 4) for k, c in enumerate(commands)},
-        "decree": {d: round(float(theta[5 + len(commands) + k]), 4) for k, d in enumerate(decrees)},
-    }
+def fit(rows: list, faction: int, lam: float = LAMBDA) -> dict:
+    """The ``play.choice`` table of one Faction from its decisions: the scale on the bot's
+    own value and the action, Command and Decree biases, then every other term by name."""
+    theta, names = _solve([r for r in rows if r[1] == faction], lam)
+    model: dict = {"fitted": True, "scale": 0.0, "action": {a: 0.0 for a in ACTIONS}}
+    model |= {"command": {}, "decree": {}, "terms": {}}
+    for k, w in zip(names, theta, strict=True):
+        w = round(float(w), 4)
+        kind, _, name = k.partition(":")
+        if k == "v":
+            model["scale"] = w
+        elif kind in BASE and name:
+            model[BASE[kind]][name] = w
+        elif w:
+            model["terms"][k] = w
+    return model
 
 
 def own_choice(feats: list) -> int:
@@ -232,18 +269,42 @@ def own_choice(feats: list) -> int:
     return max(range(len(feats)), key=lambda i: (feats[i][0], -i))
 
 
-def cross_validated_gain(rows: list, faction: int, folds: int = 5) -> float:
+def _phase(row: tuple) -> int:
+    """Which quarter of the deck a decision is in (0: the first)."""
+    return min(3, int(row[4][0] * 4))
+
+
+def gains(rows: list, faction: int, folds: int = 5, lam: float = LAMBDA) -> dict[str, list]:
+    """Mean search value gained per decision over the bot's own choice, per quarter of the
+    deck, by the fitted choice (fitted on the other games' decisions: folds by game) and by
+    the one-card lookahead (``play.lookahead``: the best value after the card): where the
+    lookahead is worth its cost."""
+    mine = [r for r in rows if r[1] == faction]
+    out = {"fitted": [[0.0, 0] for _ in range(4)], "lookahead": [[0.0, 0] for _ in range(4)]}
+    for k in range(folds):
+        test = [r for r in mine if r[0] % folds == k]
+        if not test:
+            continue
+        theta, names = _solve([r for r in mine if r[0] % folds != k], lam)
+        xs, _ = _design(test, names)
+        for r, x in zip(test, xs, strict=True):
+            q, own, p = r[3], r[3][own_choice(r[2])], _phase(r)
+            ahead = max(range(len(q)), key=lambda i: r[5][i][1])
+            for key, pick in (("fitted", int(np.argmax(x @ theta))), ("lookahead", ahead)):
+                out[key][p][0] += q[pick] - own
+                out[key][p][1] += 1
+    return {key: [t / max(1, n) for t, n in cells] for key, cells in out.items()}
+
+
+def cross_validated_gain(rows: list, faction: int, folds: int = 5, lam: float = LAMBDA) -> float:
     """Mean search value gained per decision by the fitted choice over the bot's own, the
     model fitted on the other games' decisions (folds by game)."""
     mine = [r for r in rows if r[1] == faction]
-    commands, decrees = _columns(mine)
-    gain, n = 0.0, 0
-    for k in range(folds):
-        theta = _solve([r for r in mine if r[0] % folds != k], commands, decrees)
-        for _, _, feats, q in (r for r in mine if r[0] % folds == k):
-            gain += q[_pick(theta, feats, commands, decrees)] - q[own_choice(feats)]
-            n += 1
-    return gain / max(1, n)
+    n = [0] * 4
+    for r in mine:
+        n[_phase(r)] += 1
+    by = gains(rows, faction, folds, lam)["fitted"]
+    return sum(g * k for g, k in zip(by, n, strict=True)) / max(1, len(mine))
 
 
 def write(models: dict[str, dict], header: list[str], path: Path = CHOICE_FILE) -> None:
@@ -302,9 +363,13 @@ def main(argv: list[str] | None = None) -> int:
     for f in seats:
         name = NAMES[f]
         models[name] = fit(rows, f)
-        gain = cross_validated_gain(rows, f)
+        by = gains(rows, f)
         n = sum(1 for r in rows if r[1] == f)
-        print(f"{name}: {n} decisions, fitted choice {gain:+.3f} VP per decision over its own")
+        print(
+            f"{name}: {n} decisions; VP per decision over its own choice, by quarter of the deck:"
+            f" fitted {' '.join(f'{g:+.3f}' for g in by['fitted'])},"
+            f" one-card lookahead {' '.join(f'{g:+.3f}' for g in by['lookahead'])}"
+        )
     command = (
         f"python -m strategies.heuristic.choice_fit --games {args.games} --seed {args.seed} "
         f"--rollouts {args.rollouts} --horizon {args.horizon} --lineup {args.lineup}"

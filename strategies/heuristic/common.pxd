@@ -26,7 +26,7 @@ cdef class FactionBot:
     cdef public list rw, _local, _space_clock, _hood_clock
     cdef public object _pl, _tl, _al, _cl, _il
     cdef public dict plan, last, ranked, _values, _spaces
-    cdef public object battle, choice
+    cdef public object battle, choice, terms
     cdef public bint keep_caches
     cdef public dict _handlers
     cdef public tuple _touches

@@ -54,6 +54,52 @@ UNDOABLE = -1e6  # an option valued below this is one the bot would never take
 BATTLE_KINDS = frozenset({"attack_target", "attack_support", "cavalry", "casualty"})
 SPACE_REFRESH = 3  # spaces whose values are refreshed at each selection (k_space)
 VALUES_MAX = 50_000  # space values kept at most (then dropped: they are recomputed)
+# play.choice.terms: the features of the position an option's terms are crossed with
+CHOICE_CONTEXT = ("late", "late2", "resources", "margin")
+
+
+def choice_context(progress: float, resources: int, margin: float) -> tuple:
+    """The position's features for ``play.choice.terms`` (2.3.3): how far through the deck
+    (and its square), own Resources and the evaluation's margin (both / 10)."""
+    return (progress, progress * progress, resources / 10.0, margin / 10.0)
+
+
+def option_features(v: float, plan: dict) -> list:
+    """An option's features for ``play.choice.terms``, as (name, value): its value to the bot
+    (``v``), its action (``a:``), Command (``c:``) and Decree (``d:``), the action's own
+    scale on ``v`` (``va:``), and the pairs action-Command (``ac:``) and Command-Decree
+    (``cd:``)."""
+    a = plan["action"]
+    c = plan.get("command")
+    d = plan.get("decree")
+    out = [("v", v), ("a:" + a, 1.0), ("va:" + a, v)]
+    if c and c != NONE:
+        out.append(("c:" + c, 1.0))
+        out.append(("ac:" + a + ":" + c, 1.0))
+        if d:
+            out.append(("cd:" + c + ":" + d, 1.0))
+    if d:
+        out.append(("d:" + d, 1.0))
+    return out
+
+
+def compile_terms(terms: dict) -> tuple:
+    """``play.choice.terms`` ({"late*c:rally": w, "ac:limited:rally": w, ...}) as one table
+    of weights per context feature (-1: the option's own terms), checked once."""
+    tables: dict[int, dict] = {}
+    for key, w in terms.items():
+        if not isinstance(w, (int, float)) or isinstance(w, bool):
+            raise ValueError(f"play.choice.terms.{key} must be a number, got {w!r}")
+        z, star, name = key.partition("*")
+        if not star:
+            z, name = "", key
+        elif z not in CHOICE_CONTEXT:
+            raise ValueError(
+                f"play.choice.terms.{key}: no context {z!r} (known: {', '.join(CHOICE_CONTEXT)})"
+            )
+        k = CHOICE_CONTEXT.index(z) if z else -1
+        tables.setdefault(k, {})[name] = float(w)
+    return tuple(sorted(tables.items()))
 
 
 def counts(p: list[int], s: int) -> tuple[int, int, int]:
@@ -129,6 +175,7 @@ class FactionBot:
         self.rival_other = float(self.play["rival_other"])
         choice = self.play["choice"]
         self.choice = choice if choice["fitted"] else None  # play.choice: fitted_choice
+        self.terms = compile_terms(choice["terms"])
         self.rw = [0.0, 0.0, 0.0]
         self.lead = -1
         self.plan: dict = {}
@@ -614,16 +661,37 @@ class FactionBot:
         search values of the same options (``choice_fit.py``)."""
         ch = self.choice
         scale, ab, cb, db = ch["scale"], ch["action"], ch["command"], ch["decree"]
+        terms = self.terms
+        ctx = ()
+        if terms:
+            f = self.faction
+            margin = self.ev.margin_of(self.ev.scores_obs(obs), f)
+            ctx = choice_context(self.ev.progress(obs), self.resources[f], margin)
         best_v, best = -1e18, None
-        for v, plan in self.options_here(obs, d):
-            v = scale * v + ab[plan["action"]]
+        for x, plan in self.options_here(obs, d):
+            v = scale * x + ab[plan["action"]]
             v += cb.get(plan.get("command"), 0.0) + db.get(plan.get("decree"), 0.0)
+            if terms:
+                v += self.terms_score(option_features(x, plan), ctx)
             if v > best_v:
                 best_v, best = v, plan
         if best is None:  # nothing it would do: its own choice
             return self.last["choice"]
         self.plan = dict(best)
         return best["action"]
+
+    def terms_score(self, feats: list, ctx: tuple) -> float:
+        """``play.choice.terms`` of one option: each table's weights on its features, times
+        its context feature (1 for the option's own terms)."""
+        total = 0.0
+        for k, table in self.terms:
+            acc = 0.0
+            for name, x in feats:
+                w = table.get(name)
+                if w is not None:
+                    acc += w * x
+            total += acc if k < 0 else acc * ctx[k]
+        return total
 
     def k_decree_timing(self, obs, d):
         dec = self.plan.get("decree")

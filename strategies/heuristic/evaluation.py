@@ -55,15 +55,20 @@ def _copy(tree):
     return tree
 
 
-def _merge(base: dict, extra: dict, where: str) -> None:
+def _merge(base: dict, extra: dict, where: str, free: bool = False) -> None:
+    """``extra`` over ``base``; a key ``base`` lacks is an error, except in a table that
+    is empty in weights.toml (``free``: fitted terms by name, checked where they are read)."""
     for key, value in extra.items():
+        if free:
+            base[key] = value
+            continue
         if key not in base:
             known = ", ".join(sorted(base))
             raise ValueError(f"unknown weight {where}{key!r} (known here: {known})")
         if isinstance(base[key], dict):
             if not isinstance(value, dict):
                 raise ValueError(f"weight {where}{key!r} is a table, not a value")
-            _merge(base[key], value, f"{where}{key}.")
+            _merge(base[key], value, f"{where}{key}.", free or not base[key])
         else:
             base[key] = value
 
