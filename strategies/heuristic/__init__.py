@@ -124,7 +124,7 @@ class HeuristicStrategy:
             value = weights["play"].get(key, 0)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"{key} must be a non-negative integer, got {value!r}")
-        compile_terms(weights["play"]["choice"]["terms"])  # play.choice.terms: checked here
+        self.terms = compile_terms(weights["play"]["choice"]["terms"])  # checked once, here
         self.lookahead_cards = weights["play"].get("lookahead_cards", 0)
         self.mcts_cards = weights["play"].get("mcts_cards", 0)
 

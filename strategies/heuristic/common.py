@@ -175,7 +175,7 @@ class FactionBot:
         self.rival_other = float(self.play["rival_other"])
         choice = self.play["choice"]
         self.choice = choice if choice["fitted"] else None  # play.choice: fitted_choice
-        self.terms = compile_terms(choice["terms"])
+        self.terms = owner.terms  # play.choice.terms, compiled by the strategy (compile_terms)
         self.rw = [0.0, 0.0, 0.0]
         self.lead = -1
         self.plan: dict = {}
@@ -666,7 +666,7 @@ class FactionBot:
         if terms:
             f = self.faction
             margin = self.ev.margin_of(self.ev.scores_obs(obs), f)
-            ctx = choice_context(self.ev.progress(obs), self.resources[f], margin)
+            ctx = choice_context(self.progress, self.resources[f], margin)  # _moved: current
         best_v, best = -1e18, None
         for x, plan in self.options_here(obs, d):
             v = scale * x + ab[plan["action"]]
