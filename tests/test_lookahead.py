@@ -172,7 +172,7 @@ def test_the_default_looks_ahead_late_in_the_sultanate_seat_only():
 
 def test_the_strong_tier_adds_mcts_in_the_sultanate_and_bahmani_end_games_only():
     strong, default = _seats("heuristic-strong"), _seats("heuristic")
-    assert (strong["DS"].mcts_cards, strong["BK"].mcts_cards) == (11, 8)
+    assert (strong["DS"].mcts_cards, strong["BK"].mcts_cards) == (22, 8)
     assert strong["DS"]._mcts is not None and strong["BK"]._mcts is not None
     assert all(default[f]._mcts is None for f in default) and strong["VE"]._mcts is None
     assert strong["VE"].weights == default["VE"].weights
