@@ -10,7 +10,8 @@
   report are adjusted together (Holm), and one Stuart-Maxwell test per comparison covers all
   outcomes at once. "Changes F's win rate by y points" when the Holm-adjusted p < alpha, "no
   change larger than d" when the paired interval lies within +-d, else undetermined.
-- Always: which bots played (a balance figure is "under these bots"), and a warning with
+- Always: which bots played (a balance figure is "under these bots"), how exploitable a
+  lineup a ladder measured was found (the manifest's ``exploitability``), and a warning with
   best/worst-case bounds when more than 1% of games failed.
 """
 
@@ -153,6 +154,29 @@ def failures(run: Run) -> dict[str, Any] | None:
     return {"failed": failed, "games": games.height, "bounds": bounds}
 
 
+def exploitability(run: Run) -> list[dict[str, Any]]:
+    """For each lineup of the run that a ladder measured (``strategies/exploitability.json``,
+    recorded in the manifest when the run began): its name and the seats a challenger beat
+    significantly, the largest gain first."""
+    man = run.manifest
+    lineups = [lu for lu in man.get("lineups") or [] if isinstance(lu, dict)]
+    found = [(lu.get("name"), lu.get("exploitability")) for lu in lineups]
+    if not lineups:
+        found = [(None, man.get("exploitability"))]
+    out = []
+    for name, known in found:
+        if not known:
+            continue
+        seats = sorted(
+            ((f, rec) for f, rec in known["seats"].items() if rec),
+            key=lambda item: -item[1]["gain"],
+        )
+        out.append(
+            {"lineup": name} | {k: v for k, v in known.items() if k != "seats"} | {"seats": seats}
+        )
+    return out
+
+
 def verdict(
     run: Run, comparisons: Sequence[Any], margin: float = 0.03, alpha: float = 0.05
 ) -> dict[str, Any]:
@@ -160,6 +184,7 @@ def verdict(
     return {
         "bots": run.strategies,
         "lineups": run.lineups,
+        "exploitability": exploitability(run),
         "margin": margin,
         "alpha": alpha,
         "variants": balance(run, margin, alpha),

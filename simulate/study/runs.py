@@ -364,6 +364,19 @@ def strategy_params(strategies: dict[str, str]) -> dict[str, Any]:
     return out
 
 
+def bots(strategies: dict[str, str]) -> dict[str, Any]:
+    """A lineup's manifest entries: each Faction's strategy parameters and, for a lineup a
+    ladder measured (``strategies/exploitability.json``), how exploitable it was found."""
+    from strategies.exploitability import measured
+
+    params = strategy_params(strategies)
+    try:
+        known = measured(strategies, params)
+    except ValueError as exc:
+        raise RunError(str(exc)) from None
+    return {"strategy_params": params, "exploitability": known}
+
+
 def new_manifest(study: Study, out: Path) -> dict[str, Any]:
     """The manifest of a new run of ``study`` into ``out``."""
     return (
@@ -373,11 +386,8 @@ def new_manifest(study: Study, out: Path) -> dict[str, Any]:
             "config": study.config(),
             "master_seed": study.seed,
             "strategies": {f: study.strategies[f] for f in FACTIONS},
-            "strategy_params": strategy_params(study.strategies),
-            "lineups": [
-                {"name": n, "strategies": s, "strategy_params": strategy_params(s)}
-                for n, s in study.lineups
-            ],
+            **bots(study.strategies),
+            "lineups": [{"name": n, "strategies": s, **bots(s)} for n, s in study.lineups],
             "variants": [manifest_mod.variant_entry(v, out) for v in study.variants],
             "tables": {t: f"{t}/part-<variant>-<first>-<last>.parquet" for t in records.TABLES},
         }
