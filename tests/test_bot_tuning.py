@@ -4,6 +4,7 @@ and refuses bad parameter files in one line."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from cli_support import cut_after, invoke, listing, stops
@@ -235,3 +236,62 @@ def test_a_stopped_tuning_says_so_in_one_line_keeps_its_evaluations_and_resumes(
     again = _cli_tuning(tmp_path, tmp_path / "cut")
     assert again.exit_code == 0 and "(40 replayed from the log)" in again.output
     assert _rows(tmp_path / "cut") == _rows(tmp_path / "whole")
+
+
+def test_over_the_default_every_seat_value_is_laid_over_its_layers():
+    # --base heuristic: the field and each candidate are the default lineup (its tuned.toml,
+    # choice.toml and lookaheads) with the seat's values given in full
+    values = {"play.aggression": 0.4, "play.reserve": 2}
+    assert bt.spec_of(values, "heuristic") == "heuristic:play.aggression=0.4,play.reserve=2"
+    assert bt.spec_of(values).startswith("heuristic-v1:")
+    tuning = _tuning_over_default()
+    field = {f: {"play.aggression": 0.5} for f in ("DS", "BK", "VE")}
+    lineups = bt.opponents_of(tuning, "DS", field, field)
+    assert lineups[0][1] == {
+        "BK": "heuristic:play.aggression=0.5",
+        "VE": "heuristic:play.aggression=0.5",
+    }
+    assert bt.lineup_spec(Path("w.toml"), "heuristic") == ["all=heuristic:weights=w.toml"]
+
+
+def _tuning_over_default(**kw):
+    return bt.Tuning.create(
+        seed=3, rounds=1, generations=1, popsize=4, games=8, validation_games=8,
+        factions=["DS"], base="heuristic", **kw,
+    )  # fmt: skip
+
+
+def test_a_tuning_over_the_default_is_another_tuning(tmp_path):
+    # the base decides every evaluation: a folder of a tuning over heuristic-v1 is not resumed
+    start, space = _files(tmp_path)
+    over_v1 = bt.Tuning.create(
+        seed=3, rounds=1, generations=1, popsize=4, games=8, validation_games=8,
+        factions=["DS"], space=space, start=start,
+    )  # fmt: skip
+    assert "base" not in over_v1.config()  # a tuning over heuristic-v1 keeps its old config
+    assert _tuning_over_default(space=space, start=start).config()["base"] == "heuristic"
+    bt.tune_bots(over_v1, tmp_path / "t", jobs=1)
+    with pytest.raises(RunError, match="a different tune-bots"):
+        bt.tune_bots(_tuning_over_default(space=space, start=start), tmp_path / "t", jobs=1)
+
+
+def test_the_cli_tunes_over_the_default_and_says_how_to_play_the_result(tmp_path):
+    _, space = _files(tmp_path)
+    result = invoke(
+        "tune-bots", "--out", str(tmp_path / "t"), "--faction", "DS", "--space", str(space),
+        "--base", "heuristic", "--rounds", "1", "--generations", "1", "--popsize", "4",
+        "--games", "6", "--validation-games", "6", "--ladder-games", "0", "--jobs", "1",
+        "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert f"all=heuristic:weights={tmp_path / 't' / 'weights.toml'}" in result.output
+    rows = bt.evaluations(tmp_path / "t")
+    assert rows and all(r["faction"] == "DS" for r in rows)
+
+
+def test_an_unknown_base_is_refused_in_one_line(tmp_path):
+    with pytest.raises(RunError, match="--base must be one of heuristic-v1, heuristic"):
+        bt.Tuning.create(base="greedy")
+    result = invoke("tune-bots", "--out", str(tmp_path / "t"), "--base", "greedy")
+    assert result.exit_code == 2 and "--base" in result.output
+    assert not (tmp_path / "t").exists()

@@ -85,6 +85,7 @@ def write(directory: Path) -> TuneFiles:
                 ("CMA-ES generations × population", f"{cfg['generations']} × {cfg['popsize']}"),
                 ("games per candidate and pool lineup", cfg["games"]),
                 ("validation games per pool lineup", cfg["validation_games"]),
+                ("bots the seat values are laid over", f"`{cfg.get('base', 'heuristic-v1')}`"),
                 ("fixed pool lineups", ", ".join(f"`{s}`" for s in cfg["pool"]) or "none"),
                 ("variant", cfg["variant"]["name"]),
                 ("master seed", cfg["seed"]),
@@ -103,6 +104,7 @@ def write(directory: Path) -> TuneFiles:
             ["seat", "weight", "heuristic-v1", "tuned"], _value_rows(state.get("field", {}))
         ),
         "weights": f"{directory}/weights.toml",
+        "base": cfg.get("base", "heuristic-v1"),
         "ladder": ladder_rows,
         "ladder_games": (state.get("ladder_games") or 0),
         "command": " ".join(state.get("command") or ["vsim", "tune-bots", "..."]),

@@ -56,6 +56,12 @@ from simulate.study.errors import RunError
     "heuristic-v1: the hand-set weights).",
 )  # fmt: skip
 @click.option(
+    "--base", type=click.Choice(["heuristic-v1", "heuristic"]), default="heuristic-v1",
+    show_default=True,
+    help="The bot each seat's values are laid over: the hand-set weights alone, or the default "
+    "lineup with its learned choice and lookaheads (tune against the current field).",
+)  # fmt: skip
+@click.option(
     "--ladder-games", type=int, default=400, show_default=True,
     help="Then measure the tuned lineup's ladder with this many games per seat and challenger (0: skip).",
 )  # fmt: skip
@@ -73,9 +79,9 @@ from simulate.study.errors import RunError
 def tune_bots(ctx: click.Context, out: Path, quiet: bool, force: bool, **opts) -> None:
     """Tune each Faction's heuristic weights by self-play against a pool (CMA-ES).
 
-    Writes OUT/weights.toml (play it with --strategy all=heuristic-v1:weights=OUT/weights.toml),
-    OUT/evaluations/*.parquet, OUT/tune.json and OUT/report/tune-bots.html. Exit status: 0
-    done, 2 bad input, 1 stopped (rerun the same command to resume).
+    Writes OUT/weights.toml (play it with --strategy all=BASE:weights=OUT/weights.toml, BASE
+    as --base), OUT/evaluations/*.parquet, OUT/tune.json and OUT/report/tune-bots.html. Exit
+    status: 0 done, 2 bad input, 1 stopped (rerun the same command to resume).
     """
     from simulate.analysis import bot_tuning as report
     from simulate.study.bot_tuning import Tuning
@@ -109,4 +115,7 @@ def tune_bots(ctx: click.Context, out: Path, quiet: bool, force: bool, **opts) -
             f"round {p.round + 1} {p.faction}: score {100 * p.incumbent:.1f} -> best "
             f"{100 * p.best:.1f}, {change}"
         )
-    click.echo(f"Weights: {out / 'weights.toml'}; report: {files.html}")
+    click.echo(
+        f"Weights: {out / 'weights.toml'} (play them with --strategy "
+        f"all={tuning.base}:weights={out / 'weights.toml'}); report: {files.html}"
+    )

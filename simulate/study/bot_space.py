@@ -15,6 +15,10 @@ from simulate.study.errors import RunError
 
 SPACE_FILE = Path(__file__).resolve().parents[2] / "strategies" / "heuristic" / "tuning.toml"
 BASE_BOT = "heuristic-v1"  # the weights every tuned seat value is laid over
+# the bots a tuning may lay its seat values over: the hand-set weights alone, or the default
+# lineup with its layers (tuned.toml, choice.toml, its lookaheads), so that a tuning plays
+# against the current field and its result keeps the default's structure
+BASES = (BASE_BOT, "heuristic")
 
 
 @dataclass(frozen=True)
@@ -141,9 +145,12 @@ def _flatten(table: dict, prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def spec_of(values: dict[str, float]) -> str:
-    """The strategy spec of a seat playing ``values`` over the base bot (values equal to the
-    base bot's are left out, so the base bot's own values give exactly ``heuristic-v1``)."""
+def spec_of(values: dict[str, float], base: str = BASE_BOT) -> str:
+    """The strategy spec of a seat playing ``values`` over the ``base`` bot. Over
+    ``heuristic-v1``, values equal to its own are left out (its own values give exactly
+    ``heuristic-v1``); over ``heuristic`` every value is given, as its seats differ."""
+    if base != BASE_BOT:
+        return base + ":" + ",".join(f"{k}={fmt_value(v)}" for k, v in sorted(values.items()))
     changed = {k: v for k, v in sorted(values.items()) if fmt_value(v) != fmt_value(base_value(k))}
     if not changed:
         return BASE_BOT

@@ -36,6 +36,7 @@ from simulate.study.backends import Backend, default_jobs, open_backend
 from simulate.study.batch import Batch, Chunk, play
 from simulate.study.bot_space import (
     BASE_BOT,
+    BASES,
     SPACE_FILE,
     Param,
     Space,
@@ -75,6 +76,7 @@ class Tuning:
     variant_ref: str | None = None  # as given (a built-in name or a path), for the ladder
     space_ref: str = "strategies/heuristic/tuning.toml"
     data_files: dict[str, Any] = field(default_factory=dict, compare=False)
+    base: str = BASE_BOT  # the bot the seat values are laid over (bot_space.BASES)
 
     @classmethod
     def create(
@@ -94,8 +96,11 @@ class Tuning:
         start: Path | None = None,
         ladder_games: int = 0,
         challengers: Sequence[str] = ("greedy", BASE_BOT, "random"),
+        base: str = BASE_BOT,
     ) -> Tuning:
         """A checked tuning, or RunError (one line) on any bad input."""
+        if base not in BASES:
+            raise RunError(f"--base must be one of {', '.join(BASES)}, got {base!r}")
         for name, value, low in (
             ("--seed", seed, 0),
             ("--rounds", rounds, 1),
@@ -125,7 +130,7 @@ class Tuning:
             tuple(dict.fromkeys(pool)), tuple(f for f in FACTIONS if f in chosen), vp_weight,
             loaded, the_space, start_values(the_space, start), ladder_games,
             tuple(dict.fromkeys(challengers)), variant, str(space or "strategies/heuristic/tuning.toml"),
-            manifest_mod.data_files(),
+            manifest_mod.data_files(), base,
         )  # fmt: skip
 
     def config(self, rounds: bool = True) -> dict[str, Any]:  # noqa: FBT001
@@ -145,6 +150,8 @@ class Tuning:
             "start": self.start,
             "data_digest": manifest_mod.data_digest(self.data_files),
         }
+        if self.base != BASE_BOT:  # (a tuning over heuristic-v1 keeps its config as it was)
+            out["base"] = self.base
         return out | ({"rounds": self.rounds} if rounds else {})
 
     def phase_games(self, opponents: int) -> int:
@@ -187,7 +194,7 @@ def evaluate(
     each on seeds ``master`` (the same games for all), and return one row per candidate."""
     work = []
     for i, cand in enumerate(cands):
-        own = spec_of(cand.values)
+        own = spec_of(cand.values, tuning.base)
         for j, (_, others) in enumerate(opponents):
             lineup = dict(others) | {faction: own}
             for first in range(0, games, CHUNK):
@@ -281,8 +288,9 @@ def opponents_of(
     lineups; each once (a lineup equal to an earlier one is dropped)."""
     out: list[tuple[str, dict[str, str]]] = []
     seen = set()
-    lineups = [("field", {f: spec_of(current[f]) for f in FACTIONS if f != faction})]
-    lineups.append(("previous", {f: spec_of(previous[f]) for f in FACTIONS if f != faction}))
+    base = tuning.base
+    lineups = [("field", {f: spec_of(current[f], base) for f in FACTIONS if f != faction})]
+    lineups.append(("previous", {f: spec_of(previous[f], base) for f in FACTIONS if f != faction}))
     lineups += [(spec, {f: spec for f in FACTIONS if f != faction}) for spec in tuning.pool]
     for name, others in lineups:
         key = tuple(sorted(others.items()))
@@ -348,7 +356,7 @@ def final_ladder(
     from simulate.study.ladder import Ladder, play_ladder
 
     ladder = Ladder.create(
-        lineup_spec((out / "weights.toml").resolve()),
+        lineup_spec((out / "weights.toml").resolve(), tuning.base),
         tuning.challengers,
         [str(tuning.ladder_games)],
         seed=tuning.seed,
@@ -454,9 +462,9 @@ def _phase(
     )  # fmt: skip
 
 
-def lineup_spec(weights: Path) -> list[str]:
+def lineup_spec(weights: Path, base: str = BASE_BOT) -> list[str]:
     """The ``--strategy`` values that play a tuned weights file in every seat."""
-    return [f"all={BASE_BOT}:weights={weights}"]
+    return [f"all={base}:weights={weights}"]
 
 
 __all__: Iterable[str] = [
