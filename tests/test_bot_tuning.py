@@ -295,3 +295,14 @@ def test_an_unknown_base_is_refused_in_one_line(tmp_path):
     result = invoke("tune-bots", "--out", str(tmp_path / "t"), "--base", "greedy")
     assert result.exit_code == 2 and "--base" in result.output
     assert not (tmp_path / "t").exists()
+
+
+def test_a_weights_file_tuned_over_the_default_says_how_to_play_it(tmp_path):
+    from simulate.study import tuning_folder
+
+    tuning = _tuning_over_default()
+    path = tmp_path / "weights.toml"
+    tuning_folder.write_weights(
+        path, {f: {"play.reserve": 2} for f in ("DS", "BK", "VE")}, tuning, 8
+    )
+    assert "--strategy all=heuristic:weights=weights.toml" in path.read_text()

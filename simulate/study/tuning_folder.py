@@ -139,12 +139,15 @@ def read_state(out: Path) -> dict[str, Any]:
 
 
 def write_weights(path: Path, field_: dict[str, dict[str, float]], tuning: Any, games: int) -> None:
-    """The tuned lineup as a weights file (one ``[seat.F]`` table per Faction) that
-    ``heuristic-v1:weights=FILE`` (and, shipped as ``tuned.toml``, ``heuristic``) plays."""
+    """The tuned lineup as a weights file (one ``[seat.F]`` table per Faction) that the
+    tuning's base (``heuristic-v1:weights=FILE``, or ``heuristic:weights=FILE``; shipped as
+    ``tuned.toml``, ``heuristic``) plays."""
+    base = getattr(tuning, "base", "heuristic-v1")
+    over = "weights.toml" if base == "heuristic-v1" else "the default lineup's layers"
     lines = [
         "# Seat values of a heuristic lineup tuned by `vsim tune-bots` (merged over",
-        "# weights.toml for one Faction's bot each). Play it with",
-        f"#   --strategy all=heuristic-v1:weights={path.name}",
+        f"# {over} for one Faction's bot each). Play it with",
+        f"#   --strategy all={base}:weights={path.name}",
         f"# Seed {tuning.seed}, {tuning.rounds} rounds, {games:,} games in all; variant "
         f"{tuning.variant.name}.",
     ]
