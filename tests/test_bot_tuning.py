@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from cli_support import cut_after, invoke, listing, stops
 
+from simulate.study import bot_space
 from simulate.study import bot_tuning as bt
 from simulate.study.errors import RunError
 
@@ -287,6 +288,14 @@ def test_the_cli_tunes_over_the_default_and_says_how_to_play_the_result(tmp_path
     assert f"all=heuristic:weights={tmp_path / 't' / 'weights.toml'}" in result.output
     rows = bt.evaluations(tmp_path / "t")
     assert rows and all(r["faction"] == "DS" for r in rows)
+    # its report lists the values the tuning changed from where it started, not from v1's
+    state = json.loads((tmp_path / "t" / "tune.json").read_text())
+    start, tuned = state["config"]["start"]["DS"], state["field"]["DS"]
+    changed = [k for k in tuned if bot_space.fmt_value(tuned[k]) != bot_space.fmt_value(start[k])]
+    report = (tmp_path / "t" / "report" / "tune-bots.md").read_text()
+    assert "| seat | weight | start | tuned |" in report
+    assert all(f"`{k}`" in report for k in changed)
+    assert changed or "no value changed" in report
 
 
 def test_an_unknown_base_is_refused_in_one_line(tmp_path):

@@ -33,13 +33,17 @@ def _phase_row(p: dict[str, Any]) -> tuple:
     )
 
 
-def _value_rows(field: dict[str, dict[str, float]]) -> list[tuple]:
+def _value_rows(
+    field: dict[str, dict[str, float]], start: dict[str, dict[str, float]] | None = None
+) -> list[tuple]:
+    """Each tuned value that differs from its reference: ``start`` (where the search began,
+    for a tuning over the default lineup) if given, else ``heuristic-v1``'s own value."""
     rows = []
     for f, values in field.items():
         for key, value in sorted(values.items()):
-            base = bot_space.base_value(key)
-            if bot_space.spec_of({key: value}) != bot_space.BASE_BOT:
-                rows.append((f, f"`{key}`", f"{base:g}", f"{value:g}"))
+            ref = start[f][key] if start and key in start.get(f, {}) else bot_space.base_value(key)
+            if bot_space.fmt_value(value) != bot_space.fmt_value(ref):
+                rows.append((f, f"`{key}`", f"{ref:g}", f"{value:g}"))
     return rows or [("—", "no value changed", "", "")]
 
 
@@ -74,6 +78,9 @@ def write(directory: Path) -> TuneFiles:
             ],
         )  # fmt: skip
     games = state.get("games", {})
+    over_default = cfg.get("base", bot_space.BASE_BOT) != bot_space.BASE_BOT
+    start = cfg.get("start") if over_default else None  # its seats differ from heuristic-v1
+    reference = "start" if over_default else "heuristic-v1"
     context = {
         "title": f"Bot tuning: {directory.resolve().name}",
         "provisional": state.get("provisional", {}).get("any", True),
@@ -101,8 +108,9 @@ def write(directory: Path) -> TuneFiles:
         ),
         "figure": render.Figure(png, "Each seat's score against its pool, round by round."),
         "values": render.table(
-            ["seat", "weight", "heuristic-v1", "tuned"], _value_rows(state.get("field", {}))
+            ["seat", "weight", reference, "tuned"], _value_rows(state.get("field", {}), start)
         ),
+        "reference": reference,
         "weights": f"{directory}/weights.toml",
         "base": cfg.get("base", "heuristic-v1"),
         "ladder": ladder_rows,
