@@ -88,7 +88,7 @@ class Searcher:
             rng = random.Random(self.rng.getrandbits(32))
             if heuristic:
                 own = self.base.overrides if INDEX[name] == self.faction else None
-                bot = type(self.base).plain(self.base.base_weights, own)
+                bot = type(self.base).plain(self.base.shared, own)
                 bot.new_game(name, rng, self.rules)
             else:
                 bot = RandomStrategy()

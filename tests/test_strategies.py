@@ -9,6 +9,7 @@ import pytest
 
 from simulate import play_game
 from simulate.rules.context import StrategyError
+from simulate.rules.ruleset import load_rules
 from strategies import registry
 from strategies.heuristic import HeuristicStrategy
 from strategies.heuristic.evaluation import Evaluator, default_weights, delhi_projection
@@ -83,6 +84,24 @@ def test_heuristic_caches_never_change_a_choice(seed, monkeypatch):
     fresh = play_game(seed, team)
     assert fresh.state_digest == cached.state_digest
     assert fresh.vp == cached.vp
+
+
+def test_bots_made_from_the_same_files_share_their_weights_until_a_file_changes(tmp_path):
+    # a game makes 3 to 12 heuristic bots: their weights are merged once per process, and
+    # read again when a file changes (its size or modification time)
+    a, b = registry.make("heuristic"), registry.make("heuristic")
+    assert a.shared is b.shared and a.weights is b.weights
+    rules = load_rules()
+    a.new_game("DS", random.Random(0), rules)
+    b.new_game("BK", random.Random(0), rules)
+    assert a.weights is not b.weights  # each seat plays its own values (tuned.toml)
+    w = tmp_path / "w.toml"
+    w.write_text("[play]\naggression = 0.2\n")
+    first = registry.make(f"heuristic:weights={w}")
+    assert first.weights["play"]["aggression"] == 0.2
+    w.write_text("[play]\naggression = 0.85\n")
+    again = registry.make(f"heuristic:weights={w}")
+    assert again.shared is not first.shared and again.weights["play"]["aggression"] == 0.85
 
 
 def test_parameters_parse_are_recorded_and_change_the_weights():
@@ -189,8 +208,6 @@ def test_unknown_decisions_fall_back_to_an_offered_option():
     from simulate.rules.decisions import Decision
 
     bot = HeuristicStrategy()
-    from simulate.rules.ruleset import load_rules
-
     rules = load_rules()
     bot.new_game("VE", random.Random(3), rules)
 

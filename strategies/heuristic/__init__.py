@@ -32,7 +32,14 @@ from simulate.rules.pieces import INDEX
 from . import event_table
 from .bahmani import BahmaniBot
 from .common import SIDES, compile_terms
-from .evaluation import CHOICE_FILE, STRONG_FILE, TUNED_FILE, Evaluator, load_weights, seat_weights
+from .evaluation import (
+    CHOICE_FILE,
+    STRONG_FILE,
+    TUNED_FILE,
+    Evaluator,
+    SharedWeights,
+    shared_weights,
+)
 from .sultanate import SultanateBot
 from .vijayanagara import VijayanagaraBot
 
@@ -67,7 +74,8 @@ class HeuristicStrategy:
                 if not 0.0 <= value <= 1.0:
                     raise ValueError(f"aggression must be between 0 and 1, got {value}")
             overrides[key] = value
-        self.base_weights = load_weights(weights, None, self.layers)
+        self.shared = shared_weights(weights, self.layers)  # read-only, shared with other bots
+        self.base_weights = self.shared.tree
         self.overrides = overrides
         self.params: dict[str, Any] = dict(sorted(params.items()))
         self.params["version"] = self.version
@@ -76,10 +84,10 @@ class HeuristicStrategy:
             self.params["weights"] = weights
             self.params["weights_sha256"] = hashlib.sha256(Path(weights).read_bytes()).hexdigest()
         self.lookahead = True  # False: never weigh the Event (the bots a search plays with)
-        self._use(seat_weights(self.base_weights, None, overrides))  # checks every override
+        self._use(self.shared.seat(None, overrides))  # checks every override
         for seat in self.base_weights.get("seat") or {}:
-            self._use(seat_weights(self.base_weights, seat, overrides))  # and every seat's
-        self._use(seat_weights(self.base_weights, None, overrides))
+            self._use(self.shared.seat(seat, overrides))  # and every seat's
+        self._use(self.shared.seat(None, overrides))
         self.recorder = None  # called with (card, faction, gains) when the bot simulates
         self.bot = None
         self.faction = -1
@@ -91,15 +99,21 @@ class HeuristicStrategy:
         self._mcts: Any = None
 
     @classmethod
-    def plain(cls, base_weights: dict, overrides: dict | None = None) -> HeuristicStrategy:
-        """A bot on ``base_weights`` that never weighs the Event (2.3.4): the team a search or
-        an Event simulation plays with (no recursion)."""
+    def plain(
+        cls, base_weights: dict | SharedWeights, overrides: dict | None = None
+    ) -> HeuristicStrategy:
+        """A bot on ``base_weights`` (a bot's ``shared``, or a weights tree) that never weighs
+        the Event (2.3.4): the team a search or an Event simulation plays with (no recursion)."""
         bot = cls.__new__(cls)
-        bot.base_weights = base_weights
+        shared = base_weights
+        if not isinstance(shared, SharedWeights):
+            shared = SharedWeights(base_weights)
+        bot.shared = shared
+        bot.base_weights = shared.tree
         bot.overrides = dict(overrides or {})
         bot.params = {}
         bot.lookahead = False
-        bot._use(seat_weights(base_weights, None, bot.overrides))
+        bot._use(shared.seat(None, bot.overrides))
         bot.recorder = None
         bot.bot = None
         bot.faction = -1
@@ -135,7 +149,7 @@ class HeuristicStrategy:
         self.rng = rng
         self.rules = rules
         if "seat" in self.base_weights:
-            self._use(seat_weights(self.base_weights, faction, self.overrides))
+            self._use(self.shared.seat(faction, self.overrides))
         self.ev = Evaluator(rules, self.weights)
         self.bot = BOTS[self.faction](self, rng, rules, self.weights, self.ev)
         self.bot.keep_caches = self.keep_caches
@@ -161,7 +175,7 @@ class HeuristicStrategy:
 
     def _planner(self) -> HeuristicStrategy:
         """A copy of this bot without lookahead or Event weighing: the plans a search tries."""
-        return type(self).plain(self.base_weights, self.overrides | {"play.lookahead": "none"})
+        return type(self).plain(self.shared, self.overrides | {"play.lookahead": "none"})
 
     def _end_game_search(self, faction: str, rng: random.Random, rules: Any) -> Any:
         """With ``play.mcts_cards = N`` (not 0), the mcts bot (its default budget, over plans
@@ -196,7 +210,7 @@ class HeuristicStrategy:
             team = []
             for f, name in enumerate(("DS", "BK", "VE")):
                 own = self.overrides if f == self.faction else None
-                bot = HeuristicStrategy.plain(self.base_weights, own)
+                bot = HeuristicStrategy.plain(self.shared, own)
                 bot.new_game(name, random.Random(self.rng.getrandbits(32)), self.rules)
                 team.append(bot)
             self._shadows = tuple(team)

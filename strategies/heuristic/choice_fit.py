@@ -87,7 +87,7 @@ class Recorder:
         own = random.Random(rng.getrandbits(32))
         self.planner = Unfitted(**PLAIN)  # the bot's own values, Event table included
         self.planner.new_game(faction, random.Random(own.getrandbits(32)), rules)
-        self.search = MCTSStrategy.around(Unfitted.plain(self.planner.base_weights, PLAIN))
+        self.search = MCTSStrategy.around(Unfitted.plain(self.planner.shared, PLAIN))
         self.search.new_game(faction, random.Random(own.getrandbits(32)), rules)
         self.rng = own
 
