@@ -28,7 +28,7 @@ lists, set by ``choose``). A bot calls a base method as ``FactionBot.method(self
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from operator import itemgetter
 
 from simulate.rules.decisions import DONE
@@ -85,7 +85,20 @@ def option_features(v: float, plan: dict) -> list:
 
 def compile_terms(terms: dict) -> tuple:
     """``play.choice.terms`` ({"late*c:rally": w, "ac:limited:rally": w, ...}) as one table
-    of weights per context feature (-1: the option's own terms), checked once."""
+    of weights per context feature (-1: the option's own terms), checked once: every bot of
+    every game asks for the same few tables (cached)."""
+    try:
+        return _compiled_terms(tuple(terms.items()))
+    except TypeError:  # an unhashable value: checked (and refused) below
+        return _compile_terms(terms)
+
+
+@lru_cache(maxsize=64)
+def _compiled_terms(items: tuple) -> tuple:
+    return _compile_terms(dict(items))
+
+
+def _compile_terms(terms: dict) -> tuple:
     tables: dict[int, dict] = {}
     for key, w in terms.items():
         if not isinstance(w, (int, float)) or isinstance(w, bool):
