@@ -12,6 +12,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from simulate.analysis import ladder as analysis
 from simulate.study import dataset
+from simulate.study.errors import RunError
 from simulate.study.ladder import Ladder, play_ladder
 
 SAME_AS_RANDOM = "strategies.random_bot:RandomStrategy"  # another spec, the same bot
@@ -93,6 +94,23 @@ def test_jobs_and_resume_give_the_same_rows(tmp_path):
     assert _ladder(tmp_path / "two", jobs=2).played == 0
 
 
+def test_a_ladder_of_one_seat_plays_the_same_games_as_that_seat_of_the_full_ladder(tmp_path):
+    # --seat DS: a new bot for one Faction against the field, on the same seeds
+    full = Ladder.create(["all=random"], ["heuristic"], ["12"], seed=5)
+    one = Ladder.create(["all=random"], ["heuristic"], ["12"], seed=5, seats=["DS"])
+    assert "seats" not in full.config() and one.config()["seats"] == ["DS"]
+    assert [r.key for r in one.rungs()] == ["field", "DS~heuristic"]
+    play_ladder(full, tmp_path / "full", jobs=1)
+    play_ladder(one, tmp_path / "one", jobs=1)
+    _, gains_full = analysis.gains(tmp_path / "full")
+    _, gains_one = analysis.gains(tmp_path / "one")
+    assert [g.to_json() for g in gains_one] == [
+        g.to_json() for g in gains_full if g.faction == "DS"
+    ]
+    with pytest.raises(RunError, match="a seat is one of DS, BK, VE"):
+        Ladder.create(["all=random"], ["heuristic"], seats=["ds"])
+
+
 def test_per_challenger_game_counts_and_the_ladder_json(tmp_path):
     out = tmp_path / "l"
     result = invoke(
@@ -118,6 +136,20 @@ def test_per_challenger_game_counts_and_the_ladder_json(tmp_path):
         (["--field", "all=random", "--challenger", "random"], "the field's bot in every seat"),
         (["--challenger", "random", "--games", "0"], "must be 1.."),
         (["--challenger", "random", "--games", "greedy=5"], "is not a --challenger"),
+        (
+            [
+                "--field",
+                "all=random",
+                "--field",
+                "DS=heuristic",
+                "--challenger",
+                "heuristic",
+                "--seat",
+                "DS",
+            ],
+            "the field's bot in seat DS",
+        ),
+        (["--challenger", "random", "--seat", "XX"], "'XX' is not one of"),
     ],
 )
 def test_bad_ladder_input_is_one_line_and_writes_nothing(tmp_path, args, message):

@@ -8,6 +8,7 @@ import click
 
 from simulate.cli.app import InputError, cli
 from simulate.cli.run import resumable
+from simulate.result import FACTIONS
 from simulate.study.backends import BACKENDS, default_jobs
 from simulate.study.errors import RunError
 from simulate.study.ladder import Ladder, play_ladder
@@ -21,6 +22,10 @@ from simulate.study.ladder import Ladder, play_ladder
 @click.option(
     "--challenger", "challengers", multiple=True, required=True, metavar="SPEC",
     help="A strategy spec put in each seat in turn (repeatable).",
+)  # fmt: skip
+@click.option(
+    "--seat", "seats", multiple=True, type=click.Choice(FACTIONS), metavar="DS|BK|VE",
+    help="Only these seats take each challenger (repeatable; default all three).",
 )  # fmt: skip
 @click.option(
     "--games", "-n", "games", multiple=True, metavar="N|SPEC=N",
@@ -42,6 +47,7 @@ def ladder(
     ctx: click.Context,
     field: tuple[str, ...],
     challengers: tuple[str, ...],
+    seats: tuple[str, ...],
     games: tuple[str, ...],
     seed: int,
     variant: str | None,
@@ -56,7 +62,8 @@ def ladder(
 
     For every seat and challenger, games with the challenger in that seat and the field in
     the other two, on the same seeds as the field-only games; writes DIR/ladder.json and
-    DIR/report/ladder.html. Exit status: 0 done, 2 bad input, 3 some games raised, 1 stopped
+    DIR/report/ladder.html. With --seat, a new bot for one Faction is tested against the
+    field: `--seat DS --challenger heuristic:weights=mine.toml`. Exit status: 0 done, 2 bad input, 3 some games raised, 1 stopped
     and 130 interrupted (rerun to resume).
     """
     from simulate.analysis import ladder as analysis
@@ -66,7 +73,7 @@ def ladder(
     if jobs is not None and jobs < 1:
         raise InputError(f"--jobs must be a positive integer (or -1 for all cores), got {jobs}")
     try:
-        spec = Ladder.create(field, challengers, games, seed, variant)
+        spec = Ladder.create(field, challengers, games, seed, variant, seats)
     except RunError as exc:
         raise InputError(str(exc)) from None
     done = resumable(

@@ -54,6 +54,7 @@ class Ladder:
     seed: int
     variant: Any
     data_files: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
+    seats: tuple[str, ...] = FACTIONS  # the seats a challenger takes in turn (--seat)
 
     @classmethod
     def create(
@@ -63,9 +64,11 @@ class Ladder:
         games: Sequence[str] = (),
         seed: int = 0,
         variant: str | None = None,
+        seats: Sequence[str] = (),
     ) -> Ladder:
-        """A checked ladder, or RunError (one line): unknown spec, a challenger equal to the
-        field in every seat, a bad game count."""
+        """A checked ladder, or RunError (one line): unknown spec or seat, a challenger equal
+        to the field in every seat it takes, a bad game count. ``seats``: only these seats
+        take each challenger (default: all three), e.g. to test one Faction's new bot."""
         lineup = parse_strategies(field_specs)
         check_strategies(lineup)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -73,20 +76,25 @@ class Ladder:
         chosen = tuple(dict.fromkeys(c.strip() for c in challengers))
         if not chosen:
             raise RunError("give at least one --challenger (a strategy spec, e.g. greedy)")
+        unknown = [f for f in seats if f not in FACTIONS]
+        if unknown:
+            raise RunError(f"--seat {unknown[0]!r}: a seat is one of {', '.join(FACTIONS)}")
+        taken = tuple(f for f in FACTIONS if f in seats) or FACTIONS
         for c in chosen:
             check_strategies(dict.fromkeys(FACTIONS, c))
-            if all(lineup[f] == c for f in FACTIONS):
-                raise RunError(f"--challenger {c!r} is the field's bot in every seat")
+            if all(lineup[f] == c for f in taken):
+                where = "every seat" if taken == FACTIONS else f"seat {', '.join(taken)}"
+                raise RunError(f"--challenger {c!r} is the field's bot in {where}")
         counts = _game_counts(games, chosen)
         (loaded,) = load_variants([variant] if variant else None)
-        return cls(lineup, chosen, counts, seed, loaded, manifest_mod.data_files())
+        return cls(lineup, chosen, counts, seed, loaded, manifest_mod.data_files(), taken)
 
     def rungs(self) -> list[Rung]:
         """The field, then each (seat, challenger) whose challenger differs from the field's
         bot in that seat (where it is the same, the gain is 0 by construction)."""
         out = [Rung(FIELD, None, None, dict(self.field), max(self.games.values()))]
         for c in self.challengers:
-            for f in FACTIONS:
+            for f in self.seats:
                 if self.field[f] != c:
                     out.append(
                         Rung(f"{f}~{safe_name(c)}", f, c, self.field | {f: c}, self.games[c])
@@ -95,7 +103,7 @@ class Ladder:
 
     def config(self) -> dict[str, Any]:
         """What decides the data (recorded in the manifest, compared on resume)."""
-        return {
+        out = {
             "kind": "ladder",
             "field": {f: self.field[f] for f in FACTIONS},
             "challengers": list(self.challengers),
@@ -104,6 +112,9 @@ class Ladder:
             "variants": [{"name": self.variant.name, "digest": self.variant.digest}],
             "data_digest": manifest_mod.data_digest(self.data_files),
         }
+        if self.seats != FACTIONS:  # (a ladder of all three seats keeps its config as it was)
+            out["seats"] = list(self.seats)
+        return out
 
     @property
     def run_id(self) -> str:
