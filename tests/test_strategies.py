@@ -256,3 +256,22 @@ def test_evaluation_scores_and_projection():
     assert s[0] > s[1] and s[0] > s[2]  # the Sultanate starts with all 18 VP (2.1)
     assert delhi_projection(0, 20) > 2.9 and delhi_projection(12, 0) < -2.9
     assert delhi_projection(6, 4) < delhi_projection(6, 10)
+
+
+def test_the_fast_tier_plays_its_own_sultanate_choice_biases_and_the_default_bk_and_ve():
+    # fast.toml: v10's Sultanate biases were tuned with its lookahead, which the fast tier
+    # does not play (README, "Tuning the bots", step 11)
+    from strategies.heuristic.evaluation import FAST_FILE, read_weights_file
+
+    own = read_weights_file(FAST_FILE)["seat"]["DS"]["play"]["choice"]
+    rules = load_rules()
+    fast, default = registry.make("heuristic-fast"), registry.make("heuristic")
+    fast.new_game("DS", random.Random(0), rules)
+    default.new_game("DS", random.Random(0), rules)
+    assert fast.weights["play"]["choice"]["scale"] == own["scale"]
+    assert fast.weights["play"]["choice"]["action"] == own["action"]
+    assert fast.weights["play"]["choice"]["action"] != default.weights["play"]["choice"]["action"]
+    for seat in ("BK", "VE"):
+        fast.new_game(seat, random.Random(0), rules)
+        default.new_game(seat, random.Random(0), rules)
+        assert fast.weights["play"]["choice"] == default.weights["play"]["choice"]

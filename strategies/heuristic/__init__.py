@@ -34,6 +34,7 @@ from .bahmani import BahmaniBot
 from .common import SIDES, compile_terms
 from .evaluation import (
     CHOICE_FILE,
+    FAST_FILE,
     STRONG_FILE,
     TUNED_FILE,
     Evaluator,
@@ -292,11 +293,13 @@ class HeuristicV1Strategy(HeuristicStrategy):
 
 
 class HeuristicFastStrategy(HeuristicStrategy):
-    """The tuned bots without the lookaheads (``play.lookahead = "none"`` in every seat): the
-    fast tier, about 2.6 times faster than ``heuristic`` (v10), for exploration."""
+    """The tuned bots without the lookaheads (``play.lookahead = "none"`` in every seat) and
+    with the Sultanate's choice biases of before v10 (``fast.toml``: v10's were tuned with its
+    lookahead): the fast tier, about 2.6 times faster than ``heuristic``, for exploration."""
 
     name = "heuristic-fast"
     version = "v10-fast"
+    layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, FAST_FILE)
     description = "the tuned heuristic without the one-card lookaheads (fast tier)"
 
     def __init__(self, weights: str | None = None, **params: Any) -> None:

@@ -27,6 +27,7 @@ WEIGHTS_FILE = Path(__file__).with_name("weights.toml")
 TUNED_FILE = Path(__file__).with_name("tuned.toml")  # the default lineup's seat values
 CHOICE_FILE = Path(__file__).with_name("choice.toml")  # its learned choice, over those
 STRONG_FILE = Path(__file__).with_name("strong.toml")  # the strong tier's, over those
+FAST_FILE = Path(__file__).with_name("fast.toml")  # the fast tier's, over those
 
 
 def _read(path: str) -> dict:
