@@ -78,7 +78,8 @@ def write(directory: Path) -> TuneFiles:
             ],
         )  # fmt: skip
     games = state.get("games", {})
-    over_default = cfg.get("base", bot_space.BASE_BOT) != bot_space.BASE_BOT
+    base = cfg.get("base", bot_space.BASE_BOT)  # (absent: a tuning over heuristic-v1)
+    over_default = base != bot_space.BASE_BOT
     start = cfg.get("start") if over_default else None  # its seats differ from heuristic-v1
     reference = "start" if over_default else "heuristic-v1"
     context = {
@@ -92,7 +93,7 @@ def write(directory: Path) -> TuneFiles:
                 ("CMA-ES generations × population", f"{cfg['generations']} × {cfg['popsize']}"),
                 ("games per candidate and pool lineup", cfg["games"]),
                 ("validation games per pool lineup", cfg["validation_games"]),
-                ("bots the seat values are laid over", f"`{cfg.get('base', 'heuristic-v1')}`"),
+                ("bots the seat values are laid over", f"`{base}`"),
                 ("fixed pool lineups", ", ".join(f"`{s}`" for s in cfg["pool"]) or "none"),
                 ("variant", cfg["variant"]["name"]),
                 ("master seed", cfg["seed"]),
@@ -112,7 +113,7 @@ def write(directory: Path) -> TuneFiles:
         ),
         "reference": reference,
         "weights": f"{directory}/weights.toml",
-        "base": cfg.get("base", "heuristic-v1"),
+        "base": base,
         "ladder": ladder_rows,
         "ladder_games": (state.get("ladder_games") or 0),
         "command": " ".join(state.get("command") or ["vsim", "tune-bots", "..."]),

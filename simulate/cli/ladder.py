@@ -63,8 +63,8 @@ def ladder(
     For every seat and challenger, games with the challenger in that seat and the field in
     the other two, on the same seeds as the field-only games; writes DIR/ladder.json and
     DIR/report/ladder.html. With --seat, a new bot for one Faction is tested against the
-    field: `--seat DS --challenger heuristic:weights=mine.toml`. Exit status: 0 done, 2 bad input, 3 some games raised, 1 stopped
-    and 130 interrupted (rerun to resume).
+    field: `--seat DS --challenger heuristic:weights=mine.toml`. Exit status: 0 done, 2 bad
+    input, 3 some games raised, 1 stopped and 130 interrupted (rerun to resume).
     """
     from simulate.analysis import ladder as analysis
 

@@ -9,6 +9,7 @@ import click
 from simulate.cli.app import InputError, cli
 from simulate.cli.run import resumable
 from simulate.study.backends import BACKENDS
+from simulate.study.bot_space import BASE_BOT, BASES
 from simulate.study.errors import RunError
 
 
@@ -56,7 +57,7 @@ from simulate.study.errors import RunError
     "heuristic-v1: the hand-set weights).",
 )  # fmt: skip
 @click.option(
-    "--base", type=click.Choice(["heuristic-v1", "heuristic"]), default="heuristic-v1",
+    "--base", type=click.Choice(BASES), default=BASE_BOT,
     show_default=True,
     help="The bot each seat's values are laid over: the hand-set weights alone, or the default "
     "lineup with its learned choice and lookaheads (tune against the current field).",
