@@ -7,6 +7,8 @@ import random
 import tomllib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simulate import play_game
 from simulate.rules.ruleset import load_rules
@@ -15,6 +17,7 @@ from strategies.heuristic.common import (
     CHOICE_CONTEXT,
     choice_context,
     compile_terms,
+    feature_names,
     option_features,
 )
 
@@ -180,6 +183,35 @@ def test_fitted_terms_cross_the_options_features_with_the_position():
     assert fb.terms_score(feats, (0.25, 0.0625, 0.0, 0.0)) == pytest.approx(0.5)
     rally = option_features(1.0, {"action": "limited", "command": "rally", "decree": None})
     assert fb.terms_score(rally, (0.25, 0.0625, 0.0, 0.0)) == pytest.approx(0.5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    weights=st.lists(st.floats(-3, 3, allow_nan=False), min_size=40, max_size=40),
+    v=st.floats(-50, 50, allow_nan=False),
+    late=st.floats(0, 1),
+    margin=st.floats(-20, 20, allow_nan=False),
+    pick=st.integers(0, 39),
+)
+def test_an_options_compiled_terms_score_it_exactly_as_its_features_do(
+    weights, v, late, margin, pick
+):
+    # fitted_choice scores each option from ChoiceTerms.coefficients (2.3.3): the very sums
+    # of terms_score over option_features, to the bit, so the games are the same
+    names = sorted({n for a, c, d in OPTIONS for n, _ in feature_names(a, c, d)})
+    terms = {}
+    for i, w in enumerate(weights):  # own terms and terms crossed with each context feature
+        name, z = names[(i * 7 + pick) % len(names)], ("", *CHOICE_CONTEXT)[i % 5]
+        terms[f"{z}*{name}" if z else name] = w
+    bot = HeuristicStrategy()
+    bot.new_game("DS", random.Random(0), load_rules())
+    fb = bot.bot
+    fb.terms = compiled = compile_terms(terms)
+    ctx = choice_context(late, 4, margin)
+    for a, c, d in OPTIONS:
+        plan = {"action": a, "command": c, "decree": d}
+        want = fb.terms_score(option_features(v, plan), ctx)
+        assert fb.terms_value(compiled.coefficients(a, c, d), v, ctx) == want
 
 
 def test_a_term_crossed_with_an_unknown_feature_of_the_position_is_refused_in_one_line(tmp_path):

@@ -95,6 +95,9 @@ def test_bots_made_from_the_same_files_share_their_weights_until_a_file_changes(
     a.new_game("DS", random.Random(0), rules)
     b.new_game("BK", random.Random(0), rules)
     assert a.weights is not b.weights  # each seat plays its own values (tuned.toml)
+    c = registry.make("heuristic")
+    c.new_game("DS", random.Random(1), rules)
+    assert c.weights is a.weights and c.terms is a.terms  # its choice terms compiled once
     w = tmp_path / "w.toml"
     w.write_text("[play]\naggression = 0.2\n")
     first = registry.make(f"heuristic:weights={w}")

@@ -25,13 +25,13 @@ from __future__ import annotations
 import hashlib
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from simulate.rules.pieces import INDEX
 
 from . import event_table
 from .bahmani import BahmaniBot
-from .common import SIDES, compile_terms
+from .common import SIDES, ChoiceTerms, compile_terms
 from .evaluation import (
     CHOICE_FILE,
     FAST_FILE,
@@ -48,6 +48,41 @@ BOTS = (SultanateBot, BahmaniBot, VijayanagaraBot)
 EVENT_MODES = ("table", "simulate", "never")
 # play.lookahead: the greedy expansion each value plays with (strategies/greedy.py)
 LOOKAHEADS = {"none": None, "greedy": False, "greedy-full": True}
+
+
+class SeatPlay(NamedTuple):
+    """A seat's weights and its checked play parameters (2.3.3, 2.3.4; ``weights.toml``)."""
+
+    weights: dict
+    events: str
+    event_margin: float
+    lookahead_cards: int
+    mcts_cards: int
+    terms: ChoiceTerms
+
+
+def seat_play(weights: dict) -> SeatPlay:
+    """``weights``' play parameters, checked (a bad one is refused in one line), and its
+    ``play.choice.terms`` compiled."""
+    play = weights["play"]
+    mode = play["events"]
+    if mode not in EVENT_MODES:
+        raise ValueError(f"events must be one of {', '.join(EVENT_MODES)}, got {mode!r}")
+    ahead = play.get("lookahead", "none")
+    if ahead not in LOOKAHEADS:
+        raise ValueError(f"lookahead must be one of {', '.join(LOOKAHEADS)}, got {ahead!r}")
+    for key in ("screen", "lookahead_cards", "mcts_cards"):
+        value = play.get(key, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{key} must be a non-negative integer, got {value!r}")
+    return SeatPlay(
+        weights,
+        mode,
+        float(play["event_margin"]),
+        play.get("lookahead_cards", 0),
+        play.get("mcts_cards", 0),
+        compile_terms(play["choice"]["terms"]),
+    )
 
 
 class HeuristicStrategy:
@@ -86,14 +121,14 @@ class HeuristicStrategy:
             self.params["weights"] = weights
             self.params["weights_sha256"] = hashlib.sha256(Path(weights).read_bytes()).hexdigest()
         self.lookahead = True  # False: never weigh the Event (the bots a search plays with)
-        self._use(self.shared.seat(None, overrides))  # checks every override
+        self._use(None)  # checks every override
         for seat in self.base_weights.get("seat") or {}:
-            self._use(self.shared.seat(seat, overrides))  # and every seat's
-        self._use(self.shared.seat(None, overrides))
+            self._use(seat)  # and every seat's
+        self._use(None)
         self.recorder = None  # called with (card, faction, gains) when the bot simulates
         self.bot = None
         self.faction = -1
-        self.rng = random.Random(0)
+        self.rng: random.Random | None = None  # the game's, from new_game
         self.rules = None
         self.ev = None
         self._shadows: tuple | None = None
@@ -115,11 +150,11 @@ class HeuristicStrategy:
         bot.overrides = dict(overrides or {})
         bot.params = {}
         bot.lookahead = False
-        bot._use(shared.seat(None, bot.overrides))
+        bot._use(None)
         bot.recorder = None
         bot.bot = None
         bot.faction = -1
-        bot.rng = random.Random(0)
+        bot.rng = None
         bot.rules = None
         bot.ev = None
         bot._shadows = None
@@ -127,31 +162,23 @@ class HeuristicStrategy:
         bot._mcts = None
         return bot
 
-    def _use(self, weights: dict) -> None:
-        """Play with ``weights``: checks and reads the Event parameters (2.3.3)."""
-        self.weights = weights
-        mode = weights["play"]["events"] if self.lookahead else "never"
-        if mode not in EVENT_MODES:
-            raise ValueError(f"events must be one of {', '.join(EVENT_MODES)}, got {mode!r}")
-        self.event_mode = mode
-        self.event_margin = float(weights["play"]["event_margin"])
-        ahead = weights["play"].get("lookahead", "none")
-        if ahead not in LOOKAHEADS:
-            raise ValueError(f"lookahead must be one of {', '.join(LOOKAHEADS)}, got {ahead!r}")
-        for key in ("screen", "lookahead_cards", "mcts_cards"):
-            value = weights["play"].get(key, 0)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"{key} must be a non-negative integer, got {value!r}")
-        self.terms = compile_terms(weights["play"]["choice"]["terms"])  # checked once, here
-        self.lookahead_cards = weights["play"].get("lookahead_cards", 0)
-        self.mcts_cards = weights["play"].get("mcts_cards", 0)
+    def _use(self, faction: str | None) -> None:
+        """Play with the weights of ``faction``'s seat (None: the top level) and this bot's
+        overrides, checked once per process (``seat_play``)."""
+        play = self.shared.derived(faction, self.overrides, seat_play)
+        self.weights = play.weights
+        self.event_mode = play.events if self.lookahead else "never"
+        self.event_margin = play.event_margin
+        self.terms = play.terms
+        self.lookahead_cards = play.lookahead_cards
+        self.mcts_cards = play.mcts_cards
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
         self.faction = INDEX[faction]
         self.rng = rng
         self.rules = rules
         if "seat" in self.base_weights:
-            self._use(self.shared.seat(faction, self.overrides))
+            self._use(faction)
         self.ev = Evaluator(rules, self.weights)
         self.bot = BOTS[self.faction](self, rng, rules, self.weights, self.ev)
         self.bot.keep_caches = self.keep_caches

@@ -69,8 +69,10 @@ class BahmaniBot(DeccanBot):
     def conspire_value(self, obs, s: int, c: int) -> float:
         add = 1 if self.available[PT_AMIR] else 0
         if c == GOVERNOR:
-            return self.delta(obs, s, dds=-1, dbk=add, dgov=-1) + 0.25 + 0.04 * add
-        return self.delta(obs, s, dbk=add, dve=-1) + self.kill_rival + 0.04 * add
+            return (
+                self.delta(obs, s, dds=-1, dbk=add, dve=0, trib=None, dgov=-1) + 0.25 + 0.04 * add
+            )
+        return self.delta(obs, s, dds=0, dbk=add, dve=-1) + self.kill_rival + 0.04 * add
 
     def special_value(self, obs) -> float | None:
         targets = self.conspire_targets(obs)

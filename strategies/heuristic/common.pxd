@@ -37,6 +37,10 @@ cdef class FactionBot:
     )
     @cython.locals(memo=dict)
     cpdef double add_value(self, obs, Py_ssize_t s, long k)
+    @cython.locals(memo=dict, key=tuple)
+    cpdef double delta(
+        self, obs, Py_ssize_t s, long dds=*, long dbk=*, long dve=*, trib=*, long dgov=*
+    )
     cpdef double _add_value(self, obs, Py_ssize_t s, long k)
     cpdef double space_value(self, obs, str name, Py_ssize_t s)
     cpdef space_key(self, obs, str name, Py_ssize_t s)
@@ -65,3 +69,7 @@ cdef class FactionBot:
     cpdef tuple _command_values(self, obs, str name, bint free, long r)
     cpdef list space_values(self, obs, str name)
     cpdef list spaces_for(self, obs, str name)
+    @cython.locals(best_v=double, v=double, x=double, scale=double, ab=dict, cb=dict, db=dict)
+    cpdef fitted_choice(self, obs, d)
+    @cython.locals(total=double, acc=double, w=double, k=long, pairs=tuple)
+    cpdef double terms_value(self, tuple coef, double x, tuple ctx)

@@ -23,7 +23,8 @@ one fails only compiled, which ``tests/test_native.py`` catches. For the same re
 class gives its faction data in ``DATA`` (copied into C fields at start), never as class
 attributes, and reads the decision's position as ``self.pieces``... (the Observation's
 lists, set by ``choose``). A bot calls a base method as ``FactionBot.method(self, ...)``:
-``super()`` fails in a typed (``cpdef``) method.
+``super()`` fails in a typed (``cpdef``) method, and a call of one by keywords names every
+argument up to the last it gives (``delta(obs, s, dds=1, dbk=0, dve=0, trib=None, dgov=1)``).
 """
 
 from __future__ import annotations
@@ -69,21 +70,51 @@ def option_features(v: float, plan: dict) -> list:
     (``v``), its action (``a:``), Command (``c:``) and Decree (``d:``), the action's own
     scale on ``v`` (``va:``), and the pairs action-Command (``ac:``) and Command-Decree
     (``cd:``)."""
-    a = plan["action"]
-    c = plan.get("command")
-    d = plan.get("decree")
-    out = [("v", v), ("a:" + a, 1.0), ("va:" + a, v)]
+    names = feature_names(plan["action"], plan.get("command"), plan.get("decree"))
+    return [(name, v if on_v else 1.0) for name, on_v in names]
+
+
+def feature_names(a: str, c: str | None, d: str | None) -> list:
+    """``option_features`` of action ``a``, Command ``c`` and Decree ``d`` as (name, whether
+    its value is the option's value ``v``, else 1), in that order."""
+    out = [("v", True), ("a:" + a, False), ("va:" + a, True)]
     if c and c != NONE:
-        out.append(("c:" + c, 1.0))
-        out.append(("ac:" + a + ":" + c, 1.0))
+        out.append(("c:" + c, False))
+        out.append(("ac:" + a + ":" + c, False))
         if d:
-            out.append(("cd:" + c + ":" + d, 1.0))
+            out.append(("cd:" + c + ":" + d, False))
     if d:
-        out.append(("d:" + d, 1.0))
+        out.append(("d:" + d, False))
     return out
 
 
-def compile_terms(terms: dict) -> tuple:
+class ChoiceTerms(tuple):
+    """``play.choice.terms`` compiled: (context index, {feature: weight}) per table (-1: the
+    option's own terms), and, found once per (action, Command, Decree), the weights of its
+    features in each table (``coefficients``): the bots score thousands of options a game."""
+
+    def __new__(cls, tables) -> ChoiceTerms:
+        self = tuple.__new__(cls, tables)
+        self.memo = {}
+        return self
+
+    def coefficients(self, a: str, c: str | None, d: str | None) -> tuple:
+        """Per table with a weight on one of this option's features: (context index,
+        ((weight, whether it multiplies ``v``), ...)) in ``option_features`` order."""
+        key = (a, c, d)
+        got = self.memo.get(key)
+        if got is None:
+            names = feature_names(a, c, d)
+            got = []
+            for k, table in self:
+                pairs = tuple((table[n], on_v) for n, on_v in names if n in table)
+                if pairs:
+                    got.append((k, pairs))
+            got = self.memo[key] = tuple(got)
+        return got
+
+
+def compile_terms(terms: dict) -> ChoiceTerms:
     """``play.choice.terms`` ({"late*c:rally": w, "ac:limited:rally": w, ...}) as one table
     of weights per context feature (-1: the option's own terms), checked once: every bot of
     every game asks for the same few tables (cached)."""
@@ -94,11 +125,11 @@ def compile_terms(terms: dict) -> tuple:
 
 
 @lru_cache(maxsize=64)
-def _compiled_terms(items: tuple) -> tuple:
+def _compiled_terms(items: tuple) -> ChoiceTerms:
     return _compile_terms(dict(items))
 
 
-def _compile_terms(terms: dict) -> tuple:
+def _compile_terms(terms: dict) -> ChoiceTerms:
     tables: dict[int, dict] = {}
     for key, w in terms.items():
         if not isinstance(w, (int, float)) or isinstance(w, bool):
@@ -112,7 +143,7 @@ def _compile_terms(terms: dict) -> tuple:
             )
         k = CHOICE_CONTEXT.index(z) if z else -1
         tables.setdefault(k, {})[name] = float(w)
-    return tuple(sorted(tables.items()))
+    return ChoiceTerms(sorted(tables.items()))
 
 
 def counts(p: list[int], s: int) -> tuple[int, int, int]:
@@ -678,20 +709,32 @@ class FactionBot:
         ctx = ()
         if terms:
             f = self.faction
-            margin = self.ev.margin_of(self.ev.scores_obs(obs), f)
+            margin = self.ev.margin_of(self.scores_now(obs), f)  # once per position
             ctx = choice_context(self.progress, self.resources[f], margin)  # _moved: current
         best_v, best = -1e18, None
         for x, plan in self.options_here(obs, d):
-            v = scale * x + ab[plan["action"]]
-            v += cb.get(plan.get("command"), 0.0) + db.get(plan.get("decree"), 0.0)
+            a, c, dec = plan["action"], plan.get("command"), plan.get("decree")
+            v = scale * x + ab[a]
+            v += cb.get(c, 0.0) + db.get(dec, 0.0)
             if terms:
-                v += self.terms_score(option_features(x, plan), ctx)
+                v += self.terms_value(terms.coefficients(a, c, dec), x, ctx)
             if v > best_v:
                 best_v, best = v, plan
         if best is None:  # nothing it would do: its own choice
             return self.last["choice"]
         self.plan = dict(best)
         return best["action"]
+
+    def terms_value(self, coef: tuple, x: float, ctx: tuple) -> float:
+        """``terms_score`` of an option valued ``x`` from its ``ChoiceTerms.coefficients``:
+        the same sums in the same order, without building or looking up its features."""
+        total = 0.0
+        for k, pairs in coef:
+            acc = 0.0
+            for w, on_v in pairs:
+                acc += w * x if on_v else w
+            total += acc if k < 0 else acc * ctx[k]
+        return total
 
     def terms_score(self, feats: list, ctx: tuple) -> float:
         """``play.choice.terms`` of one option: each table's weights on its features, times
@@ -855,7 +898,7 @@ class FactionBot:
                 s, c = o
                 dd = [0, 0, 0]
                 dd[f] = -1
-                v = self.delta(obs, s, *dd) if self.is_prov[s] else -0.05
+                v = self.delta(obs, s, dd[0], dd[1], dd[2]) if self.is_prov[s] else -0.05
                 if c == GOVERNOR:
                     v -= 0.3
                 if v > best_v:

@@ -195,7 +195,7 @@ class DeccanBot(FactionBot):
         if name == "rally":
             return self.rally_value(obs, s)
         if name == "rebel":
-            return self.delta(obs, s, trib=False) + 0.1
+            return self.delta(obs, s, dds=0, dbk=0, dve=0, trib=False) + 0.1
         if name == "migrate":
             return self.migrate_plan(obs, s)[0]
         if name == "attack":
@@ -306,7 +306,7 @@ class DeccanBot(FactionBot):
         dd = [0, 0, 0]
         dd[g] = -min(kh, units)
         dd[f] = -min(kl, here)
-        v = self.delta(obs, s, *dd) - 0.05 * e_loss
+        v = self.delta(obs, s, dd[0], dd[1], dd[2]) - 0.05 * e_loss
         if g == DS:
             v += self.kill_troop * e_hits * self.against(DS, obs)
         else:

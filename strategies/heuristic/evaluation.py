@@ -164,22 +164,42 @@ class SharedWeights:
     each seat's weights (``seat_weights``) merged once per overrides: a game makes 3 to 12
     bots, and merging their weights anew took about 15% of the fast tier's time."""
 
-    __slots__ = ("tree", "_seats")
+    __slots__ = ("tree", "_seats", "_derived")
 
     def __init__(self, tree: dict) -> None:
         self.tree = tree
         self._seats: dict = {}
+        self._derived: dict = {}
 
     def seat(self, faction: str | None, overrides: dict | None = None) -> dict:
         """``seat_weights(self.tree, faction, overrides)``, made once (do not modify it)."""
-        try:
-            key = (faction, tuple(sorted((overrides or {}).items())))
-            out = self._seats.get(key)
-        except TypeError:  # an unhashable override value: merged anew, not kept
+        key = self._key(faction, overrides)
+        if key is None:  # an unhashable override value: merged anew, not kept
             return seat_weights(self.tree, faction, overrides)
+        out = self._seats.get(key)
         if out is None:
             out = self._seats[key] = seat_weights(self.tree, faction, overrides)
         return out
+
+    def derived(self, faction: str | None, overrides: dict | None, make: Any) -> Any:
+        """``make(self.seat(faction, overrides))`` (a bot's checked, compiled parameters),
+        made once per seat and overrides, as the seat's weights are."""
+        key = self._key(faction, overrides)
+        out = None if key is None else self._derived.get(key)
+        if out is None:
+            out = make(self.seat(faction, overrides))
+            if key is not None:
+                self._derived[key] = out
+        return out
+
+    @staticmethod
+    def _key(faction: str | None, overrides: dict | None) -> tuple | None:
+        try:
+            key = (faction, tuple(sorted((overrides or {}).items())))
+            hash(key)
+        except TypeError:
+            return None
+        return key
 
 
 def shared_weights(path: str | None, layers: tuple[Path, ...] = ()) -> SharedWeights:
@@ -191,7 +211,10 @@ def shared_weights(path: str | None, layers: tuple[Path, ...] = ()) -> SharedWei
             st = os.stat(f)
         except OSError:  # a missing file: load_weights says so in one line
             return SharedWeights(load_weights(path, None, layers))
-        stamps.append((os.path.abspath(f), st.st_mtime_ns, st.st_size))
+        name = os.fspath(f)  # the package's layers are absolute paths already
+        stamps.append(
+            (name if os.path.isabs(name) else os.path.abspath(name), st.st_mtime_ns, st.st_size)
+        )
     return _shared(tuple(stamps), tuple(layers), path)
 
 

@@ -215,7 +215,7 @@ class SultanateBot(FactionBot):
         if o == "governor":
             if not self.is_prov[s]:
                 return self.zone_gain(obs, 1) if s in self.zone else 0.0
-            v = self.delta(obs, s, dds=1, dgov=1) + 0.03
+            v = self.delta(obs, s, dds=1, dbk=0, dve=0, trib=None, dgov=1) + 0.03
             if self.tributary[s]:
                 ob = p[b + AMIR_OB] + p[b + RAJA_OB]
                 if ob and not p[b + GOVERNOR]:
@@ -292,7 +292,7 @@ class SultanateBot(FactionBot):
         else:
             dd = [-min(kl, here), 0, 0]
             dd[g] = -kh
-            v = self.delta(obs, s, *dd) + self.kill_rebel * hits - 0.08 * loss
+            v = self.delta(obs, s, dd[0], dd[1], dd[2]) + self.kill_rebel * hits - 0.08 * loss
         v = v * (0.5 + self.aggr) - (0.5 - self.aggr) * 0.3 - self.attack_margin
         return v, (u, units, pieces)
 
@@ -336,7 +336,7 @@ class SultanateBot(FactionBot):
                         plan[a] = (plan.get(a, (0, 0))[0], 1)
                         total += (
                             want
-                            + self.delta(obs, s, dds=moved + 1, dgov=1)
+                            + self.delta(obs, s, dds=moved + 1, dbk=0, dve=0, trib=None, dgov=1)
                             - self.delta(obs, s, dds=moved)
                         )
                         break
@@ -367,7 +367,9 @@ class SultanateBot(FactionBot):
         return [s for s in self.provinces if self.control[s] == DS and p[s * NK + GOVERNOR]]
 
     def _do_value(self, obs, s: int) -> float:
-        return self.delta(obs, s, trib=True) + self.gain_value(self.resources[DS], self.P[s])
+        return self.delta(obs, s, dds=0, dbk=0, dve=0, trib=True) + self.gain_value(
+            self.resources[DS], self.P[s]
+        )
 
     def campaign_plan(self, obs, origins) -> tuple[float, dict | None]:
         """``_campaign_plan``, cached for the position."""

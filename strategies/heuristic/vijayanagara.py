@@ -65,15 +65,17 @@ class VijayanagaraBot(DeccanBot):
 
     def removal_value(self, obs, s: int, c: int, placed: int) -> float:
         if c in (TROOP, GOVERNOR):
-            v = self.delta(obs, s, dds=-1, dve=placed, dgov=-1 if c == GOVERNOR else 0)
-            v -= self.delta(obs, s, dve=placed) if placed else 0.0
+            v = self.delta(
+                obs, s, dds=-1, dbk=0, dve=placed, trib=None, dgov=-1 if c == GOVERNOR else 0
+            )
+            v -= self.delta(obs, s, dds=0, dbk=0, dve=placed) if placed else 0.0
             v += self.kill_troop + (0.2 if c == GOVERNOR else 0.0)
             if placed and self.tributary[s]:
                 v -= 0.1  # the Rajas just placed turn Rebelling (4.4.3): open to Attack
             return v
         if c in (AMIR_OB, AMIR_REB):
-            v = self.delta(obs, s, dbk=-1, dve=placed)
-            v -= self.delta(obs, s, dve=placed) if placed else 0.0
+            v = self.delta(obs, s, dds=0, dbk=-1, dve=placed)
+            v -= self.delta(obs, s, dds=0, dbk=0, dve=placed) if placed else 0.0
             return v + self.kill_rival
         return -1.0
 
