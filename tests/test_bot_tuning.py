@@ -245,6 +245,7 @@ def test_over_the_default_every_seat_value_is_laid_over_its_layers():
     values = {"play.aggression": 0.4, "play.reserve": 2}
     assert bt.spec_of(values, "heuristic") == "heuristic:play.aggression=0.4,play.reserve=2"
     assert bt.spec_of(values).startswith("heuristic-v1:")
+    assert bt.spec_of({}, "heuristic") == "heuristic"  # a seat with nothing searched
     tuning = _tuning_over_default()
     field = {f: {"play.aggression": 0.5} for f in ("DS", "BK", "VE")}
     lineups = bt.opponents_of(tuning, "DS", field, field)
@@ -315,3 +316,19 @@ def test_a_weights_file_tuned_over_the_default_says_how_to_play_it(tmp_path):
         path, {f: {"play.reserve": 2} for f in ("DS", "BK", "VE")}, tuning, 8
     )
     assert "--strategy all=heuristic:weights=weights.toml" in path.read_text()
+
+
+def test_a_game_that_raises_stops_the_tuning_in_one_line(tmp_path):
+    # a lineup whose games raise is broken, not weak: counted as losses, it would steer the
+    # search without a word (how a field spec "heuristic:" once went unnoticed)
+    _, space = _files(tmp_path)
+    result = invoke(
+        "tune-bots", "--out", str(tmp_path / "t"), "--faction", "DS", "--space", str(space),
+        "--pool", "tests.fault_strategies:Boom", "--rounds", "1", "--generations", "1",
+        "--popsize", "4", "--games", "6", "--validation-games", "6", "--ladder-games", "0",
+        "--jobs", "1", "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 1
+    line = next(x for x in result.output.splitlines() if x.startswith("Error: the tuning"))
+    assert "GamesFailed: StrategyError: strategy 'boom' for VE raised ZeroDivisionError" in line
+    assert "rerun the same command to resume" in line

@@ -149,8 +149,9 @@ def spec_of(values: dict[str, float], base: str = BASE_BOT) -> str:
     """The strategy spec of a seat playing ``values`` over the ``base`` bot. Over
     ``heuristic-v1``, values equal to its own are left out (its own values give exactly
     ``heuristic-v1``); over ``heuristic`` every value is given, as its seats differ."""
-    if base != BASE_BOT:
-        return base + ":" + ",".join(f"{k}={fmt_value(v)}" for k, v in sorted(values.items()))
+    if base != BASE_BOT:  # no values: the base itself ("heuristic:" names no strategy)
+        given = ",".join(f"{k}={fmt_value(v)}" for k, v in sorted(values.items()))
+        return f"{base}:{given}" if given else base
     changed = {k: v for k, v in sorted(values.items()) if fmt_value(v) != fmt_value(base_value(k))}
     if not changed:
         return BASE_BOT

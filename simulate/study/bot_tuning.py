@@ -204,13 +204,18 @@ def evaluate(
     started = time.perf_counter()
     for result in play(work, backend=be):
         i, j = (int(x) for x in result.chunk.variant.split("~"))
-        t = tallies.setdefault((i, j), [0, 0, 0.0, 0])  # games, wins, margin sum, failed
+        t = tallies.setdefault((i, j), [0, 0, 0.0])  # games, wins, margin sum
         g = result.games()
         for k, winner in enumerate(g["winner"]):
             t[0] += 1
             if g["error"][k] is not None:
-                t[3] += 1
-                continue
+                # a lineup that raises is broken, not weak: scored as a loss, it would steer
+                # the search silently; stop, keeping the finished phases' evaluations
+                lineup = dict(opponents[j][1]) | {faction: spec_of(cands[i].values, tuning.base)}
+                raise GamesFailed(
+                    f"{g['error'][k]} (a game of {faction}'s {cands[i].kind} against the "
+                    f"{opponents[j][0]!r} lineup, {lineup})"
+                )
             t[1] += winner == faction
             vp = {f: g[f"vp_{f}"][k] for f in FACTIONS}
             t[2] += vp[faction] - max(v for f, v in vp.items() if f != faction)
@@ -233,7 +238,7 @@ def evaluate(
                 "params": json.dumps(cand.values, sort_keys=True),
                 "games": n,
                 "wins": int(sum(t[1] for t in per)),
-                "failed": int(sum(t[3] for t in per)),
+                "failed": 0,  # in the log's schema: a game that raises stops the tuning
                 "win_rate": win_rate,
                 "vp_margin": margin,
                 "objective": win_rate + tuning.vp_weight * margin,
@@ -245,6 +250,10 @@ def evaluate(
             }
         )
     return rows
+
+
+class GamesFailed(Exception):
+    """A game of a tuning raised (a strategy or the engine): the tuning stops (one line)."""
 
 
 # ---------------------------------------------------------------------------------------------
