@@ -332,3 +332,22 @@ def test_a_game_that_raises_stops_the_tuning_in_one_line(tmp_path):
     line = next(x for x in result.output.splitlines() if x.startswith("Error: the tuning"))
     assert "GamesFailed: StrategyError: strategy 'boom' for VE raised ZeroDivisionError" in line
     assert "rerun the same command to resume" in line
+
+
+def test_a_tuning_against_the_fields_alone_plays_no_fixed_lineup(tmp_path):
+    # --pool none: every candidate is scored against the current field only (a search over
+    # the default otherwise learns mostly from the much weaker heuristic-v1 lineup)
+    _, space = _files(tmp_path)
+    args = (
+        "tune-bots", "--out", str(tmp_path / "t"), "--faction", "DS", "--space", str(space),
+        "--base", "heuristic", "--rounds", "1", "--generations", "1", "--popsize", "4",
+        "--games", "4", "--validation-games", "4", "--ladder-games", "0", "--jobs", "1",
+        "--quiet",
+    )  # fmt: skip
+    result = invoke(*args, "--pool", "none")
+    assert result.exit_code == 0, result.output
+    rows = bt.evaluations(tmp_path / "t")
+    assert rows and all(json.loads(r["by_opponent"]).keys() == {"field"} for r in rows)
+    assert json.loads((tmp_path / "t" / "tune.json").read_text())["config"]["pool"] == []
+    mixed = invoke(*args, "--pool", "none", "--pool", "greedy")
+    assert mixed.exit_code == 2 and "--pool none (the fields alone) takes no other" in mixed.output

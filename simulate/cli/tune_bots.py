@@ -36,7 +36,7 @@ from simulate.study.errors import RunError
 @click.option(
     "--pool", multiple=True, metavar="SPEC",
     help="A fixed opponent lineup (repeatable; default heuristic-v1), besides the current and "
-    "the previous field.",
+    "the previous field; 'none': the fields alone.",
 )  # fmt: skip
 @click.option(
     "--faction", "factions", multiple=True, metavar="DS|BK|VE",
@@ -91,7 +91,10 @@ def tune_bots(ctx: click.Context, out: Path, quiet: bool, force: bool, **opts) -
     jobs, backend, scheduler = opts.pop("jobs"), opts.pop("backend"), opts.pop("scheduler")
     if jobs is not None and jobs < 1:
         raise InputError(f"--jobs must be a positive integer, got {jobs}")
-    opts["pool"] = opts["pool"] or ("heuristic-v1",)
+    pool = opts["pool"] or ("heuristic-v1",)
+    if "none" in pool and len(pool) > 1:
+        raise InputError("--pool none (the fields alone) takes no other --pool")
+    opts["pool"] = () if pool == ("none",) else pool
     opts["factions"] = opts["factions"] or ("DS", "BK", "VE")
     opts["challengers"] = opts["challengers"] or ("greedy", "heuristic-v1", "random")
     try:
