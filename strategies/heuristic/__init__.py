@@ -90,7 +90,7 @@ class HeuristicStrategy:
     per seat by ``vsim tune-bots`` (``tuned.toml``)."""
 
     name = "heuristic"
-    version = "v10"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
+    version = "v11"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
     # v3: and the Sultanate's lookahead over every Command and Decree (screened, issue 18);
     # v4: the Sultanate's over the last 24 cards only, the Bahmani bot's over the last 8;
     # v5: and the choice of each turn's option learned from search values (choice.toml);
@@ -98,7 +98,8 @@ class HeuristicStrategy:
     # v7: the Bahmani choice refitted with terms crossed with the position, without lookahead;
     # v8: the Sultanate's choice refitted so on v7 positions, then the Bahmani one (DAgger);
     # v9: every seat's tuned.toml values tuned again over the v8 lineup (tune-bots --base);
-    # v10: the Sultanate's choice scale and biases (choice.toml) tuned so over v9
+    # v10: the Sultanate's choice scale and biases (choice.toml) tuned so over v9;
+    # v11: Vijayanagara's, tuned against the v10 field alone (tune-bots --pool none)
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE)
     description = "rule-based bot per faction, weights tuned by self-play (tuned.toml)"
     keep_caches = True  # False: the bots recompute every value at every decision (a test)
@@ -325,7 +326,7 @@ class HeuristicFastStrategy(HeuristicStrategy):
     lookahead): the fast tier, about 2.6 times faster than ``heuristic``, for exploration."""
 
     name = "heuristic-fast"
-    version = "v10-fast"
+    version = "v11-fast"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, FAST_FILE)
     description = "the tuned heuristic without the one-card lookaheads (fast tier)"
 
@@ -340,6 +341,6 @@ class HeuristicStrongStrategy(HeuristicStrategy):
     a stronger field."""
 
     name = "heuristic-strong"
-    version = "v10-strong"
+    version = "v11-strong"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, STRONG_FILE)
     description = "the default with mcts in the DS and BK end games (slower, stronger tier)"
