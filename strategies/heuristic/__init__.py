@@ -132,6 +132,7 @@ class HeuristicStrategy:
         self.rng: random.Random | None = None  # the game's, from new_game
         self.rules = None
         self.ev = None
+        self.event_rows: dict = {}  # event_table.rows_for the game's rules (new_game)
         self._shadows: tuple | None = None
         self._greedy: Any = None
         self._mcts: Any = None
@@ -158,6 +159,7 @@ class HeuristicStrategy:
         bot.rng = None
         bot.rules = None
         bot.ev = None
+        bot.event_rows = {}
         bot._shadows = None
         bot._greedy = None
         bot._mcts = None
@@ -180,6 +182,7 @@ class HeuristicStrategy:
         self.rules = rules
         if "seat" in self.base_weights:
             self._use(faction)
+        self.event_rows = event_table.rows_for(rules)  # the Event table, read once a game
         self.ev = Evaluator(rules, self.weights)
         self.bot = BOTS[self.faction](self, rng, rules, self.weights, self.ev)
         self.bot.keep_caches = self.keep_caches
@@ -282,7 +285,7 @@ class HeuristicStrategy:
             return None
         card = decision.context
         if mode == "table":
-            entry = event_table.lookup(self.rules, str(card), self.faction)
+            entry = self.event_rows.get((str(card), self.faction))
             if entry is not None:
                 return entry
         gains = self.event_gains(obs, default)
