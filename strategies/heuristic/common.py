@@ -114,6 +114,17 @@ class ChoiceTerms(tuple):
         return got
 
 
+def plan_of(row: tuple) -> dict:
+    """The turn plan of an ``option_rows`` row (value, action, Command, Decree, force, side),
+    as ``options_here`` gives it."""
+    a = row[1]
+    if a == PASS:
+        return {"action": a}
+    if a == EVENT:
+        return {"action": a, "side": row[5]}
+    return {"action": a, "command": row[2], "decree": row[3], "force": row[4]}
+
+
 def compile_terms(terms: dict) -> ChoiceTerms:
     """``play.choice.terms`` ({"late*c:rally": w, "ac:limited:rally": w, ...}) as one table
     of weights per context feature (-1: the option's own terms), checked once: every bot of
@@ -609,9 +620,11 @@ class FactionBot:
         opts = d.options
         f = self.faction
         best_cmd, cmd_val, lim_cmd, lim_val = NONE, 0.0, NONE, -1e9
+        cvals = {}  # (full, limited) by Command, for option_rows
         if self.resources[f] > 0 and (COMMAND in opts or LIMITED in opts or CD in opts):
             for name in self.commands:
                 full, lim, _ = self.command_values(obs, name)
+                cvals[name] = (full, lim)
                 if full > cmd_val:
                     best_cmd, cmd_val = name, full
                 if lim > lim_val:
@@ -646,6 +659,7 @@ class FactionBot:
             "limited": lim_cmd,
             "decree": best_dec,
             "decrees": dec_values,
+            "command_values": cvals,
             "choice": choice,
         }
         if self.choice is not None:
@@ -660,6 +674,11 @@ class FactionBot:
         Decree with each Decree it may take (4.0), both Event sides (2.3.4), Pass (2.3.6).
         The values are ``k_action``'s (after it ran on this position); a plan that is not
         the bot's own for its action is forced (``force``)."""
+        return [(row[0], plan_of(row)) for row in self.option_rows(obs, d)]
+
+    def option_rows(self, obs, d) -> list:
+        """``options_here`` as (value, action, Command, Decree, force, Event side) rows, what
+        ``fitted_choice`` scores: the plan is made for the chosen option only."""
         last = self.last
         values = last["values"]
         cmd, lim, dec = last["command"], last["limited"], last["decree"]
@@ -668,10 +687,11 @@ class FactionBot:
         if self.resources[self.faction] > 0:
             usable = [c for c in self.commands if self.spaces_for(obs, c)]
         decs = last["decrees"]
+        cvals = last["command_values"]  # as k_action found them on this position
         out = []
         for a in d.options:
             if a == PASS:
-                out.append((values[PASS], {"action": a}))
+                out.append((values[PASS], a, None, None, False, None))
             elif a == EVENT:
                 entry = self.owner.event_entry(obs, d, last["choice"])
                 if entry is None:
@@ -679,24 +699,23 @@ class FactionBot:
                 side, gain = entry
                 here = values.get(last["choice"], 0.0)
                 for s in SIDES:
-                    out.append((here + (gain if s == side else -1.0), {"action": a, "side": s}))
+                    out.append((here + (gain if s == side else -1.0), a, None, None, False, s))
             elif a == LIMITED:
                 for c in ([lim] if lim != NONE else []) + [c for c in usable if c != lim]:
-                    v = self.command_values(obs, c)[1] + elig
-                    out.append((v, {"action": a, "command": c, "decree": None, "force": c != lim}))
+                    v = cvals[c][1] + elig
+                    out.append((v, a, c, None, c != lim, None))
             elif a == COMMAND:
                 for c in ([cmd] if cmd != NONE else []) + [c for c in usable if c != cmd]:
-                    v = self.command_values(obs, c)[0]
-                    out.append((v, {"action": a, "command": c, "decree": None, "force": c != cmd}))
+                    v = cvals[c][0]
+                    out.append((v, a, c, None, c != cmd, None))
             elif a == CD:
                 for c in [cmd] + [c for c in usable if c != cmd]:
-                    full = self.command_values(obs, c)[0] if c != NONE else 0.0
+                    full = cvals[c][0] if c != NONE else 0.0
                     for x, dv in decs:
                         if dv is None or (c == NONE and x != dec):
                             continue  # a Decree it may not take; no Command: only its own
                         own = c == cmd and x == dec
-                        plan = {"action": a, "command": c, "decree": x, "force": not own}
-                        out.append((dv + max(0.0, full), plan))
+                        out.append((dv + max(0.0, full), a, c, x, not own, None))
         return [o for o in out if o[0] > UNDOABLE]  # a space valued -1e9 is never chosen
 
     def fitted_choice(self, obs, d):
@@ -712,18 +731,22 @@ class FactionBot:
             margin = self.ev.margin_of(self.scores_now(obs), f)  # once per position
             ctx = choice_context(self.progress, self.resources[f], margin)  # _moved: current
         best_v, best = -1e18, None
-        for x, plan in self.options_here(obs, d):
-            a, c, dec = plan["action"], plan.get("command"), plan.get("decree")
+        memo = terms.memo  # coefficients by (action, Command, Decree), found once
+        for row in self.option_rows(obs, d):
+            x, a, c, dec = row[0], row[1], row[2], row[3]
             v = scale * x + ab[a]
             v += cb.get(c, 0.0) + db.get(dec, 0.0)
             if terms:
-                v += self.terms_value(terms.coefficients(a, c, dec), x, ctx)
+                coef = memo.get((a, c, dec))
+                if coef is None:
+                    coef = terms.coefficients(a, c, dec)
+                v += self.terms_value(coef, x, ctx)
             if v > best_v:
-                best_v, best = v, plan
+                best_v, best = v, row
         if best is None:  # nothing it would do: its own choice
             return self.last["choice"]
-        self.plan = dict(best)
-        return best["action"]
+        self.plan = plan_of(best)
+        return best[1]
 
     def terms_value(self, coef: tuple, x: float, ctx: tuple) -> float:
         """``terms_score`` of an option valued ``x`` from its ``ChoiceTerms.coefficients``:
