@@ -91,7 +91,7 @@ def tune_bots(ctx: click.Context, out: Path, quiet: bool, force: bool, **opts) -
     jobs, backend, scheduler = opts.pop("jobs"), opts.pop("backend"), opts.pop("scheduler")
     if jobs is not None and jobs < 1:
         raise InputError(f"--jobs must be a positive integer, got {jobs}")
-    pool = opts["pool"] or ("heuristic-v1",)
+    pool = opts["pool"] or (BASE_BOT,)
     if "none" in pool and len(pool) > 1:
         raise InputError("--pool none (the fields alone) takes no other --pool")
     opts["pool"] = () if pool == ("none",) else pool

@@ -69,9 +69,7 @@ cdef class FactionBot:
     cpdef tuple _command_values(self, obs, str name, bint free, long r)
     cpdef list space_values(self, obs, str name)
     cpdef list spaces_for(self, obs, str name)
-    @cython.locals(
-        best_v=double, v=double, x=double, scale=double, ab=dict, cb=dict, db=dict, memo=dict
-    )
+    @cython.locals(best_v=double, v=double, x=double, scale=double, ab=dict, cb=dict, db=dict)
     cpdef fitted_choice(self, obs, d)
     @cython.locals(total=double, acc=double, w=double, k=long, pairs=tuple)
     cpdef double terms_value(self, tuple coef, double x, tuple ctx)

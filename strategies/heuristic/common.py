@@ -29,7 +29,7 @@ argument up to the last it gives (``delta(obs, s, dds=1, dbk=0, dve=0, trib=None
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
 from operator import itemgetter
 
 from simulate.rules.decisions import DONE
@@ -127,20 +127,8 @@ def plan_of(row: tuple) -> dict:
 
 def compile_terms(terms: dict) -> ChoiceTerms:
     """``play.choice.terms`` ({"late*c:rally": w, "ac:limited:rally": w, ...}) as one table
-    of weights per context feature (-1: the option's own terms), checked once: every bot of
-    every game asks for the same few tables (cached)."""
-    try:
-        return _compiled_terms(tuple(terms.items()))
-    except TypeError:  # an unhashable value: checked (and refused) below
-        return _compile_terms(terms)
-
-
-@lru_cache(maxsize=64)
-def _compiled_terms(items: tuple) -> ChoiceTerms:
-    return _compile_terms(dict(items))
-
-
-def _compile_terms(terms: dict) -> ChoiceTerms:
+    of weights per context feature (-1: the option's own terms), checked once (a bot's
+    ``SharedWeights.derived`` keeps them for every bot of the process)."""
     tables: dict[int, dict] = {}
     for key, w in terms.items():
         if not isinstance(w, (int, float)) or isinstance(w, bool):
@@ -731,16 +719,12 @@ class FactionBot:
             margin = self.ev.margin_of(self.scores_now(obs), f)  # once per position
             ctx = choice_context(self.progress, self.resources[f], margin)  # _moved: current
         best_v, best = -1e18, None
-        memo = terms.memo  # coefficients by (action, Command, Decree), found once
         for row in self.option_rows(obs, d):
             x, a, c, dec = row[0], row[1], row[2], row[3]
             v = scale * x + ab[a]
             v += cb.get(c, 0.0) + db.get(dec, 0.0)
             if terms:
-                coef = memo.get((a, c, dec))
-                if coef is None:
-                    coef = terms.coefficients(a, c, dec)
-                v += self.terms_value(coef, x, ctx)
+                v += self.terms_value(terms.coefficients(a, c, dec), x, ctx)
             if v > best_v:
                 best_v, best = v, row
         if best is None:  # nothing it would do: its own choice

@@ -54,15 +54,9 @@ def _table_for(digest: str, path: str) -> dict:
     return out
 
 
-def lookup(rules, card: str, faction: int, path: Path = TABLE_FILE) -> tuple[str, float] | None:
-    """(side, mean gain) for this card and faction, or None when the table has no entry for
-    it (or was built for another deck)."""
-    return rows_for(rules, path).get((card, faction))
-
-
 def rows_for(rules, path: Path = TABLE_FILE) -> dict:
-    """The table for these rules' deck, by (card, faction): empty when it was built for
-    another deck (a bot reads it once per game)."""
+    """(side, mean gain) by (card, faction) for these rules' deck: empty when the table was
+    built for another deck (a bot reads it once per game)."""
     deck = getattr(rules, "deck", None)
     if deck is None:
         return {}
