@@ -157,7 +157,7 @@ def _place(ctx: Context, op: PlaceOp, ex: int) -> None:
     left = [s for s in spaces if room(s) > 0]
     while left and st.avail[pt] > 0:
         s = left[0]
-        if len(left) > 1 and st.avail[pt] < sum(room(x) for x in left):
+        if len(left) > 1 and st.avail[pt] < sum([room(x) for x in left]):
             s = ctx.ask(who, "event_space", tuple(left), "place")  # too few for all: which first
         left.remove(s)
         n = min(room(s), st.avail[pt])

@@ -184,19 +184,21 @@ def splits(have: list[tuple[int, int]], lo: int, hi: int) -> tuple[tuple, ...]:
     """Every way to take between ``lo`` and ``hi`` pieces from ``have`` [(counter, present)],
     as tuples of (counter, n > 0); largest totals first, then in counter order."""
     out: list[tuple[int, tuple]] = []
-
-    def walk(i: int, acc: tuple, total: int) -> None:
-        if i == len(have):
-            if total >= lo:
-                out.append((total, acc))
-            return
-        c, n = have[i]
-        for k in range(min(n, hi - total), -1, -1):
-            walk(i + 1, acc + ((c, k),) if k else acc, total + k)
-
-    walk(0, (), 0)
+    _walk(have, lo, hi, 0, (), 0, out)
     out.sort(key=lambda item: -item[0])
     return tuple(acc for _, acc in out)
+
+
+def _walk(have: list, lo: int, hi: int, i: int, acc: tuple, total: int, out: list) -> None:
+    """``splits`` from ``have[i:]`` onwards, ``acc`` taken so far (a module function: a
+    recursive closure would be a reference cycle left to the garbage collector)."""
+    if i == len(have):
+        if total >= lo:
+            out.append((total, acc))
+        return
+    c, n = have[i]
+    for k in range(min(n, hi - total), -1, -1):
+        _walk(have, lo, hi, i + 1, acc + ((c, k),) if k else acc, total + k, out)
 
 
 def present_pieces(ctx: Context, s: int, cs: tuple[int, ...]) -> list[tuple[int, int]]:

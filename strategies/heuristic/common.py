@@ -29,6 +29,7 @@ argument up to the last it gives (``delta(obs, s, dds=1, dbk=0, dve=0, trib=None
 
 from __future__ import annotations
 
+import weakref
 from functools import cache
 from operator import itemgetter
 
@@ -196,7 +197,9 @@ class FactionBot:
         self.decrees = data.get("decrees", ())
         self.timing_first = data.get("timing_first", frozenset())
         self.local_commands = data["local_commands"]
-        self.owner = owner
+        # a weak reference: the strategy holds its bot, so a strong one back would be a cycle
+        # that only the garbage collector frees, with everything the bot holds (a game's worth)
+        self.owner = weakref.proxy(owner)
         self.rng = rng
         self.rules = rules
         board = rules.board
@@ -1009,7 +1012,7 @@ class FactionBot:
                 return self.add_value(obs, s, 1)
             return 0.0
 
-        return max(spaces, key=lambda s: (score(s), -s))
+        return -max([(score(s), -s) for s in spaces])[1]  # no lambda: no cycle through score
 
     def k_event_side(self, obs, d):
         side = self.plan.pop("side", None)
