@@ -242,6 +242,17 @@ def test_collected_search_values_do_not_depend_on_the_number_of_workers():
     assert {row[1] for row in one} == {0, 1, 2}
 
 
+def test_search_values_by_the_lineups_playouts_are_those_the_default_mcts_scores(tmp_path):
+    """``--playouts lineup``: the same positions and options, other playouts (the lineup's
+    bots, as ``mcts`` plays them), cached apart from the unfitted ones."""
+    args = dict(spec="heuristic", rollouts=1, horizon=1, cache=tmp_path, seats=(0,))
+    plain = choice_fit.collect(1, 9, **args)
+    lineup = choice_fit.collect(1, 9, by=choice_fit.LINEUP, **args)
+    assert [r[:3] for r in plain] == [r[:3] for r in lineup]
+    assert [r[3] for r in plain] != [r[3] for r in lineup]
+    assert len(list(tmp_path.glob("*.json"))) == 2
+
+
 def test_a_fit_run_again_with_its_cache_plays_only_the_chunks_it_had_not_finished(
     tmp_path, monkeypatch
 ):

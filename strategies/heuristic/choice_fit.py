@@ -23,7 +23,9 @@ which the default lineup plays over ``tuned.toml``. It prints, per Faction, how 
 fitted choice gains over the bot's own by the same search values, cross-validated by game.
 The second line refits one seat on the positions of the lineup that plays the first fit
 (``--lineup heuristic``: a second round, as in DAgger), keeping the other seats' tables;
-with ``--cache`` a stopped fit resumes from the chunks it finished.
+with ``--cache`` a stopped fit resumes from the chunks it finished. ``--playouts lineup``
+takes the search values as the default ``mcts`` scores them (its playouts by the lineup's own
+bots, learned choice included) rather than by the bots without a learned choice.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from .evaluation import CHOICE_FILE, TUNED_FILE, WEIGHTS_FILE
 ACTIONS = (CD, COMMAND, LIMITED, PASS, EVENT)  # the top-level actions (2.3.3)
 PLAIN = {"play.lookahead": "none", "play.mcts_cards": 0}
 UNFITTED = "unfitted"  # --lineup: the default lineup as it plays without a learned choice
+LINEUP = "lineup"  # --playouts: the search values of the default mcts (its rollouts: the lineup)
 
 
 class Unfitted(HeuristicStrategy):
@@ -71,12 +74,15 @@ class Recorder:
     """A seat that plays its lineup's bot and records, at each top-level decision, every
     option's value to the bot and its search value (``rollouts`` playouts, ``horizon``)."""
 
-    def __init__(self, spec: str, rollouts: int, horizon: int, record: bool = True) -> None:
+    def __init__(
+        self, spec: str, rollouts: int, horizon: int, record: bool = True, by: str = UNFITTED
+    ) -> None:
         from strategies.registry import make
 
         self.player = Unfitted() if spec == UNFITTED else make(spec)
         self.rollouts = rollouts
         self.horizon = horizon
+        self.by = by  # whose playouts give the search values: UNFITTED, or LINEUP (mcts's)
         self.recording = record  # False: play exactly as recorded, record nothing
         self.rows: list[tuple[int, list[tuple], list[float], list[float]]] = []
 
@@ -87,7 +93,10 @@ class Recorder:
         own = random.Random(rng.getrandbits(32))
         self.planner = Unfitted(**PLAIN)  # the bot's own values, Event table included
         self.planner.new_game(faction, random.Random(own.getrandbits(32)), rules)
-        self.search = MCTSStrategy.around(Unfitted.plain(self.planner.shared, PLAIN))
+        if self.by == LINEUP:  # the playouts of the default mcts: the lineup's bots play on
+            self.search = MCTSStrategy()
+        else:
+            self.search = MCTSStrategy.around(Unfitted.plain(self.planner.shared, PLAIN))
         self.search.new_game(faction, random.Random(own.getrandbits(32)), rules)
         self.rng = own
 
@@ -131,10 +140,12 @@ class Recorder:
 CHUNK = 10  # games per task: a resumed fit reuses every finished chunk whatever --jobs
 
 
-def _lineup_tag(spec: str) -> str:
-    """The lineup and the weight files its bots read: a cached chunk of other weights is
-    never reused."""
-    digest = hashlib.sha256(f"rows-v4 {spec}".encode())  # v4: with the context and lookahead values
+def _lineup_tag(spec: str, by: str = UNFITTED) -> str:
+    """The lineup, whose playouts, and the weight files its bots read: a cached chunk of other
+    weights is never reused."""
+    digest = hashlib.sha256(
+        f"rows-v4 {spec}{'' if by == UNFITTED else ' by ' + by}".encode()
+    )  # v4: with the context and lookahead values
     for path in (WEIGHTS_FILE, TUNED_FILE, CHOICE_FILE):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -146,7 +157,7 @@ def _play(task: tuple) -> list[tuple[int, int, list, list]]:
     from simulate import play_game
     from simulate.seeds import game_seed
 
-    master, start, count, spec, rollouts, horizon, seats, cache, tag = task
+    master, start, count, spec, rollouts, horizon, seats, cache, tag, by = task
     done = None
     if cache is not None:
         name = f"{tag}-r{rollouts}-h{horizon}-s{''.join(map(str, seats))}-{master}-{start:06d}"
@@ -158,7 +169,7 @@ def _play(task: tuple) -> list[tuple[int, int, list, list]]:
             ]
     out = []
     for i in range(start, start + count):
-        team = tuple(Recorder(spec, rollouts, horizon, f in seats) for f in range(len(NAMES)))
+        team = tuple(Recorder(spec, rollouts, horizon, f in seats, by) for f in range(len(NAMES)))
         play_game(game_seed(master, i), team)
         for seat in team:
             out.extend((i, f, feats, q, ctx, g) for f, feats, q, ctx, g in seat.rows)
@@ -178,16 +189,17 @@ def collect(
     horizon: int = 4,
     cache: Path | None = None,
     seats: tuple[int, ...] = (0, 1, 2),
+    by: str = UNFITTED,
 ) -> list[tuple[int, int, list, list]]:
     """(game, faction, options, search values) for every top-level decision of the ``seats``
     (Faction indices) in ``games`` games of the ``spec`` lineup, in game order whatever
     ``jobs``; the same games whatever ``seats``; chunks already in the ``cache`` folder are
-    read, not played again (a stopped fit resumes)."""
+    read, not played again (a stopped fit resumes). ``by``: whose playouts give the values."""
     if cache is not None:
         Path(cache).mkdir(parents=True, exist_ok=True)
-    tag = _lineup_tag(spec)
+    tag = _lineup_tag(spec, by)
     tasks = [
-        (seed, s, min(CHUNK, games - s), spec, rollouts, horizon, tuple(seats), cache, tag)
+        (seed, s, min(CHUNK, games - s), spec, rollouts, horizon, tuple(seats), cache, tag, by)
         for s in range(0, games, CHUNK)
     ]
     if jobs > 1:
@@ -325,6 +337,13 @@ def main(argv: list[str] | None = None) -> int:
         default=UNFITTED,
         help="the bots whose games give the positions (a strategy spec; default: the default lineup without its learned choice)",
     )
+    ap.add_argument(
+        "--playouts",
+        choices=(UNFITTED, LINEUP),
+        default=UNFITTED,
+        help="whose bots play the playouts of the search values: the default lineup without its"
+        " learned choice (unfitted), or as the default mcts plays them (lineup)",
+    )
     ap.add_argument("--out", type=Path, default=CHOICE_FILE)
     ap.add_argument(
         "--cache",
@@ -358,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         args.horizon,
         args.cache,
         seats,
+        args.playouts,
     )
     models = dict(kept)
     for f in seats:
@@ -373,6 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     command = (
         f"python -m strategies.heuristic.choice_fit --games {args.games} --seed {args.seed} "
         f"--rollouts {args.rollouts} --horizon {args.horizon} --lineup {args.lineup}"
+        + (f" --playouts {args.playouts}" if args.playouts != UNFITTED else "")
         + "".join(f" --seat {NAMES[f]}" for f in seats if args.seat)
     )
     made = "Made by" if not kept else f"Then {', '.join(NAMES[f] for f in seats)} by"
