@@ -256,6 +256,22 @@ def test_over_the_default_every_seat_value_is_laid_over_its_layers():
     assert bt.lineup_spec(Path("w.toml"), "heuristic") == ["all=heuristic:weights=w.toml"]
 
 
+def test_over_the_fast_tier_its_field_and_candidates_are_fast_tier_bots():
+    # --base heuristic-fast: the fast tier tuned for its own field (fast.toml's origin)
+    values = {"play.choice.scale": 0.3}
+    assert bt.spec_of(values, "heuristic-fast") == "heuristic-fast:play.choice.scale=0.3"
+    assert bt.spec_of({}, "heuristic-fast") == "heuristic-fast"
+    tuning = bt.Tuning.create(
+        seed=3, rounds=1, generations=1, popsize=4, games=8, validation_games=8,
+        factions=["DS"], base="heuristic-fast",
+    )  # fmt: skip
+    field = {f: {"play.aggression": 0.5} for f in ("DS", "BK", "VE")}
+    assert set(bt.opponents_of(tuning, "DS", field, field)[0][1].values()) == {
+        "heuristic-fast:play.aggression=0.5"
+    }
+    assert tuning.config()["base"] == "heuristic-fast"
+
+
 def _tuning_over_default(**kw):
     return bt.Tuning.create(
         seed=3, rounds=1, generations=1, popsize=4, games=8, validation_games=8,
@@ -300,7 +316,9 @@ def test_the_cli_tunes_over_the_default_and_says_how_to_play_the_result(tmp_path
 
 
 def test_an_unknown_base_is_refused_in_one_line(tmp_path):
-    with pytest.raises(RunError, match="--base must be one of heuristic-v1, heuristic"):
+    with pytest.raises(
+        RunError, match="--base must be one of heuristic-v1, heuristic, heuristic-fast"
+    ):
         bt.Tuning.create(base="greedy")
     result = invoke("tune-bots", "--out", str(tmp_path / "t"), "--base", "greedy")
     assert result.exit_code == 2 and "--base" in result.output

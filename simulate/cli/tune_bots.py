@@ -59,8 +59,9 @@ from simulate.study.errors import RunError
 @click.option(
     "--base", type=click.Choice(BASES), default=BASE_BOT,
     show_default=True,
-    help="The bot each seat's values are laid over: the hand-set weights alone, or the default "
-    "lineup with its learned choice and lookaheads (tune against the current field).",
+    help="The bot each seat's values are laid over: the hand-set weights alone, the default "
+    "lineup with its learned choice and lookaheads (tune against the current field), or the "
+    "fast tier (tune it for its own field).",
 )  # fmt: skip
 @click.option(
     "--ladder-games", type=int, default=400, show_default=True,

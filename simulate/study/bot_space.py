@@ -15,10 +15,11 @@ from simulate.study.errors import RunError
 
 SPACE_FILE = Path(__file__).resolve().parents[2] / "strategies" / "heuristic" / "tuning.toml"
 BASE_BOT = "heuristic-v1"  # the weights every tuned seat value is laid over
-# the bots a tuning may lay its seat values over: the hand-set weights alone, or the default
+# the bots a tuning may lay its seat values over: the hand-set weights alone, the default
 # lineup with its layers (tuned.toml, choice.toml, its lookaheads), so that a tuning plays
-# against the current field and its result keeps the default's structure
-BASES = (BASE_BOT, "heuristic")
+# against the current field and its result keeps the default's structure, or the fast tier
+# (the default's layers and fast.toml, no lookaheads), so that its own values fit it
+BASES = (BASE_BOT, "heuristic", "heuristic-fast")
 
 
 @dataclass(frozen=True)

@@ -326,8 +326,8 @@ class HeuristicV1Strategy(HeuristicStrategy):
 
 class HeuristicFastStrategy(HeuristicStrategy):
     """The tuned bots without the lookaheads (``play.lookahead = "none"`` in every seat) and
-    with the Sultanate's choice biases of before v10 (``fast.toml``: v10's were tuned with its
-    lookahead): the fast tier, about 2.8 times faster than ``heuristic``, for exploration."""
+    with the Sultanate's choice biases tuned for this tier (``fast.toml``: the default's were
+    tuned with its lookahead): the fast tier, about 2.7 times faster than ``heuristic``."""
 
     name = "heuristic-fast"
     version = "v12-fast"

@@ -143,9 +143,8 @@ CHUNK = 10  # games per task: a resumed fit reuses every finished chunk whatever
 def _lineup_tag(spec: str, by: str = UNFITTED) -> str:
     """The lineup, whose playouts, and the weight files its bots read: a cached chunk of other
     weights is never reused."""
-    digest = hashlib.sha256(
-        f"rows-v4 {spec}{'' if by == UNFITTED else ' by ' + by}".encode()
-    )  # v4: with the context and lookahead values
+    # v4: with the context and lookahead values; an unfitted playout keeps v4's old tags
+    digest = hashlib.sha256(f"rows-v4 {spec}{'' if by == UNFITTED else ' by ' + by}".encode())
     for path in (WEIGHTS_FILE, TUNED_FILE, CHOICE_FILE):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
