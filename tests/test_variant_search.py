@@ -144,6 +144,22 @@ def test_a_stopped_search_says_so_in_one_line_keeps_its_evaluations_and_resumes(
     assert _rows(tmp_path / "cut") == _rows(tmp_path / "whole")
 
 
+def test_a_game_that_raises_stops_the_search_in_one_line_and_keeps_its_evaluations(tmp_path):
+    # a setting (or bot) that breaks games is broken, not distant: left out of the distance,
+    # its surviving games could make it the best without a word
+    out = tmp_path / "t"
+    result = invoke(
+        "tune", str(_file(tmp_path)), "--budget", "160", "--first-games", "20",
+        "--strategy", "VE=tests.fault_strategies:Boom", "--jobs", "1", "--out", str(out),
+        "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 1
+    line = next(x for x in result.output.splitlines() if x.startswith("Error: the search"))
+    assert "GamesFailed: StrategyError: strategy 'boom' for VE raised ZeroDivisionError" in line
+    assert "(a game of the candidate {" in line and "rerun the same command to resume" in line
+    assert not (out / "best.toml").exists()  # no best is named from broken games
+
+
 def test_a_setting_proposed_again_is_played_once_and_the_space_running_out_ends_exploring(
     tmp_path,
 ):

@@ -43,7 +43,7 @@ from simulate.study.bot_space import (
     spec_of,
     start_values,
 )
-from simulate.study.errors import RunError
+from simulate.study.errors import GamesFailed, RunError
 from simulate.study.runs import Progress, locked
 from simulate.study.specs import check_strategies, load_variants
 from simulate.study.tuning_folder import evaluations, read_state
@@ -250,10 +250,6 @@ def evaluate(
             }
         )
     return rows
-
-
-class GamesFailed(Exception):
-    """A game of a tuning raised (a strategy or the engine): the tuning stops (one line)."""
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,6 +7,12 @@ class RunError(Exception):
     """A bad input or an unusable directory, found before any game is played (one line)."""
 
 
+class GamesFailed(Exception):
+    """A game of a search raised (a strategy or the engine): the search stops in one line and
+    keeps its finished evaluations. A broken candidate is not a weak or a distant one: scored,
+    it would steer the search without a word."""
+
+
 def one_line(exc: BaseException | str, limit: int = 300) -> str:
     """An exception's message on one line, at most ``limit`` characters."""
     text = " ".join(str(exc).split())

@@ -37,7 +37,7 @@ from simulate.study import manifest as manifest_mod
 from simulate.study import tuning_folder
 from simulate.study.backends import Backend, default_jobs, open_backend
 from simulate.study.batch import Batch, Chunk, play
-from simulate.study.errors import RunError
+from simulate.study.errors import GamesFailed, RunError
 from simulate.study.runs import Progress, locked
 from simulate.study.specs import check_strategies, parse_strategies
 
@@ -231,19 +231,25 @@ def distance(
     return rms(gaps), rms(lows), rms(highs)
 
 
-def _play(be: Backend, search: Search, variant: Any, first: int, last: int) -> dict[str, int]:
-    """Winner counts of games ``first..last`` of ``variant`` on the search's seeds."""
+def _play(
+    be: Backend, search: Search, params: dict[str, Any], name: str, first: int, last: int
+) -> dict[str, int]:
+    """Winner counts of games ``first..last`` of the candidate ``params`` on the search's
+    seeds; a game that raises stops the search (``GamesFailed``)."""
+    variant = search.candidate(params, name)
     work = [
         Batch(
             Chunk("c", a, min(last, a + CHUNK - 1)), variant, search.strategies, search.seed, "tune"
         )
         for a in range(first, last + 1, CHUNK)
     ]
-    counts = dict.fromkeys([*FACTIONS, "tie", "failed"], 0)
+    counts = dict.fromkeys([*FACTIONS, "tie", "failed"], 0)  # "failed": kept in the schema
     for result in play(work, backend=be):
         g = result.games()
         for w, e in zip(g["winner"], g["error"], strict=True):
-            counts["failed" if e is not None else (w or "tie")] += 1
+            if e is not None:  # a setting that breaks a game is not a distant one: stop
+                raise GamesFailed(f"{e} (a game of the candidate {params or 'base game'})")
+            counts[w or "tie"] += 1
     return counts
 
 
@@ -302,9 +308,7 @@ def run_search(
                     return row
                 before = latest.get(trial)
                 have = before["games"] if before else 0
-                counts = _play(
-                    be, search, search.candidate(params, f"trial-{trial}"), have, games - 1
-                )
+                counts = _play(be, search, params, f"trial-{trial}", have, games - 1)
                 counter["played"] += games - have
                 progress.advance(games - have)
                 for k in counts:
