@@ -183,7 +183,7 @@ def test_a_seat_with_the_greedy_lookahead_plays_as_greedy_over_its_plans():
     others = {"BK": "heuristic", "VE": "heuristic"}
     for seed in (3, 4):
         inside = play_game(
-            seed, others | {"DS": "heuristic-fast:play.lookahead=greedy,play.lookahead_cards=0"}
+            seed, others | {"DS": "heuristic:play.lookahead=greedy,play.lookahead_cards=0"}
         )
         greedy = play_game(seed, others | {"DS": "greedy:expand=false"})
         assert inside.state_digest == greedy.state_digest
