@@ -90,7 +90,7 @@ class HeuristicStrategy:
     per seat by ``vsim tune-bots`` (``tuned.toml``)."""
 
     name = "heuristic"
-    version = "v13"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
+    version = "v14"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
     # v3: and the Sultanate's lookahead over every Command and Decree (screened, issue 18);
     # v4: the Sultanate's over the last 24 cards only, the Bahmani bot's over the last 8;
     # v5: and the choice of each turn's option learned from search values (choice.toml);
@@ -101,7 +101,8 @@ class HeuristicStrategy:
     # v10: the Sultanate's choice scale and biases (choice.toml) tuned so over v9;
     # v11: Vijayanagara's, tuned against the v10 field alone (tune-bots --pool none);
     # v12: the Sultanate's tuned.toml values, then its choice scale and biases, so over v11;
-    # v13: the Sultanate's tuned.toml values tuned so again, over v12
+    # v13: the Sultanate's tuned.toml values tuned so again, over v12;
+    # v14: the Sultanate's choice scale and biases tuned so again, over v13
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE)
     description = "rule-based bot per faction, weights tuned by self-play (tuned.toml)"
     keep_caches = True  # False: the bots recompute every value at every decision (a test)
@@ -332,7 +333,7 @@ class HeuristicFastStrategy(HeuristicStrategy):
     ``heuristic``."""
 
     name = "heuristic-fast"
-    version = "v13-fast"
+    version = "v14-fast"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, FAST_FILE)
     description = "the tuned heuristic without the one-card lookaheads (fast tier)"
 
@@ -347,6 +348,6 @@ class HeuristicStrongStrategy(HeuristicStrategy):
     a stronger field."""
 
     name = "heuristic-strong"
-    version = "v13-strong"
+    version = "v14-strong"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, STRONG_FILE)
     description = "the default with mcts in the DS and BK end games (slower, stronger tier)"
