@@ -69,12 +69,17 @@ def test_the_tuner_is_deterministic_for_a_seed(tmp_path):
     assert _rows(tmp_path / "a") == _rows(tmp_path / "b")
 
 
-def test_resume_gives_the_same_result_as_an_uninterrupted_tune(tmp_path):
-    bt.tune_bots(_tuning(tmp_path, rounds=2), tmp_path / "whole", jobs=2)
-    first = bt.tune_bots(_tuning(tmp_path, rounds=1), tmp_path / "resumed", jobs=2)
+@pytest.mark.parametrize("probe", [0, 4])
+def test_resume_gives_the_same_result_as_an_uninterrupted_tune(tmp_path, probe):
+    bt.tune_bots(_tuning(tmp_path, rounds=2, probe_games=probe), tmp_path / "whole", jobs=2)
+    first = bt.tune_bots(
+        _tuning(tmp_path, rounds=1, probe_games=probe), tmp_path / "resumed", jobs=2
+    )
     shard = sorted((tmp_path / "resumed" / "evaluations").glob("part-*.parquet"))[-1]
     shard.unlink()  # as if killed before the last evaluation of round 1 was written
-    again = bt.tune_bots(_tuning(tmp_path, rounds=2), tmp_path / "resumed", jobs=2)
+    again = bt.tune_bots(
+        _tuning(tmp_path, rounds=2, probe_games=probe), tmp_path / "resumed", jobs=2
+    )
     assert again.replayed > 0 and first.replayed == 0
     assert _rows(tmp_path / "resumed") == _rows(tmp_path / "whole")
     assert (tmp_path / "resumed" / "weights.toml").read_text() == (
@@ -137,6 +142,7 @@ def test_a_bad_start_file_is_refused_in_one_line(tmp_path):
         (["--faction", "XY"], "--faction 'XY'"),
         (["--pool", "nosuchbot"], "unknown strategy 'nosuchbot'"),
         (["--vp-weight", "-1"], "--vp-weight"),
+        (["--probe-games", "-1"], "--probe-games must be an integer >= 0"),
     ],
 )
 def test_bad_tuning_options_are_refused_in_one_line(tmp_path, args, message):
@@ -219,8 +225,8 @@ def _cli_tuning(tmp_path, out):
     return invoke(
         "tune-bots", "--out", str(out), "--faction", "DS", "--space", str(space),
         "--start", str(start), "--rounds", "1", "--generations", "2", "--popsize", "4",
-        "--games", "8", "--validation-games", "8", "--ladder-games", "0", "--jobs", "1",
-        "--quiet",
+        "--games", "8", "--validation-games", "8", "--ladder-games", "0", "--probe-games", "2",
+        "--jobs", "1", "--quiet",
     )  # fmt: skip
 
 
@@ -230,7 +236,7 @@ def test_a_stopped_tuning_says_so_in_one_line_keeps_its_evaluations_and_resumes(
 ):
     assert _cli_tuning(tmp_path, tmp_path / "whole").exit_code == 0
     with monkeypatch.context() as m:
-        cut_after(m, bt, 2, exc)  # the incumbent and the first generation are played
+        cut_after(m, bt, 3, exc)  # the probe, the incumbent and the first generation are played
         stopped = _cli_tuning(tmp_path, tmp_path / "cut")
     assert stopped.exit_code == code and message in stopped.output
     assert len(_rows(tmp_path / "cut")) == 5  # kept: 1 incumbent + 4 candidates
@@ -273,10 +279,11 @@ def test_over_the_fast_tier_its_field_and_candidates_are_fast_tier_bots():
 
 
 def _tuning_over_default(**kw):
-    return bt.Tuning.create(
+    opts = dict(
         seed=3, rounds=1, generations=1, popsize=4, games=8, validation_games=8,
-        factions=["DS"], base="heuristic", **kw,
+        factions=["DS"], base="heuristic",
     )  # fmt: skip
+    return bt.Tuning.create(**(opts | kw))
 
 
 def test_a_tuning_over_the_default_is_another_tuning(tmp_path):
@@ -291,6 +298,32 @@ def test_a_tuning_over_the_default_is_another_tuning(tmp_path):
     bt.tune_bots(over_v1, tmp_path / "t", jobs=1)
     with pytest.raises(RunError, match="a different tune-bots"):
         bt.tune_bots(_tuning_over_default(space=space, start=start), tmp_path / "t", jobs=1)
+
+
+def test_a_value_the_seat_never_reads_is_not_searched(tmp_path):
+    # under a learned choice (play.choice.fitted, 2.3.3) the Event is weighed by its table
+    # bias, never by play.event_margin: the probe finds that it changes no game, so the
+    # search keeps the incumbent's value and spends no dimension on it
+    space = tmp_path / "space.toml"
+    space.write_text('[DS]\n"play.event_margin" = [-1.0, 1.5]\n"play.aggression" = [0.0, 1.0]\n')
+    tuning = _tuning_over_default(space=space, probe_games=3, games=4, validation_games=4)
+    assert tuning.config()["probe_games"] == 3
+    run = bt.tune_bots(tuning, tmp_path / "t", jobs=1)
+    (phase,) = run.phases
+    assert phase.inert == ("play.event_margin",)
+    start = tuning.start["DS"]["play.event_margin"]
+    searched = [json.loads(r["params"]) for r in bt.evaluations(tmp_path / "t")]
+    assert {v["play.event_margin"] for v in searched} == {start}
+    assert len({v["play.aggression"] for v in searched}) > 2
+    from simulate.analysis import bot_tuning as report
+
+    markdown = report.write(tmp_path / "t").markdown.read_text()
+    assert "not searched (changed no game)" in markdown and "`play.event_margin`" in markdown
+
+
+def test_a_tuning_without_the_probe_keeps_its_config_as_it_was(tmp_path):
+    _, space = _files(tmp_path)
+    assert "probe_games" not in _tuning_over_default(space=space).config()
 
 
 def test_the_cli_tunes_over_the_default_and_says_how_to_play_the_result(tmp_path):

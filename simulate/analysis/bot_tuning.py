@@ -30,6 +30,7 @@ def _phase_row(p: dict[str, Any]) -> tuple:
         f"{100 * p['best']:.1f}",
         "—" if not validated else f"{100 * validated[0]:.1f} → {100 * validated[1]:.1f}",
         "yes" if p["accepted"] else "no",
+        ", ".join(f"`{k}`" for k in p.get("inert", ())) or "—",
     )
 
 
@@ -96,15 +97,17 @@ def write(directory: Path) -> TuneFiles:
                 ("bots the seat values are laid over", f"`{base}`"),
                 ("fixed pool lineups", ", ".join(f"`{s}`" for s in cfg["pool"]) or "none"),
                 ("variant", cfg["variant"]["name"]),
+                ("probe games per value and range end", cfg.get("probe_games", 0) or "none"),
                 ("master seed", cfg["seed"]),
                 ("games in all", f"{games.get('total', 0):,}"),
             ],
         ),
         "space": state.get("space_file", "strategies/heuristic/tuning.toml"),
         "vp_weight": cfg["vp_weight"],
+        "probe_games": cfg.get("probe_games", 0),
         "phases": render.table(
             ["round", "seat", "incumbent win rate", "incumbent score", "best score"]
-            + ["validation (incumbent → best)", "accepted"],
+            + ["validation (incumbent → best)", "accepted", "not searched (changed no game)"],
             [_phase_row(p) for p in phases],
         ),
         "figure": render.Figure(png, "Each seat's score against its pool, round by round."),

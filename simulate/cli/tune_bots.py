@@ -64,6 +64,11 @@ from simulate.study.errors import RunError
     "fast tier (tune it for its own field).",
 )  # fmt: skip
 @click.option(
+    "--probe-games", type=int, default=10, show_default=True,
+    help="Before each search, games showing which values change no game at either end of "
+    "their range: those are not searched (0: search every value).",
+)  # fmt: skip
+@click.option(
     "--ladder-games", type=int, default=400, show_default=True,
     help="Then measure the tuned lineup's ladder with this many games per seat and challenger (0: skip).",
 )  # fmt: skip
@@ -120,6 +125,11 @@ def tune_bots(ctx: click.Context, out: Path, quiet: bool, force: bool, **opts) -
             f"round {p.round + 1} {p.faction}: score {100 * p.incumbent:.1f} -> best "
             f"{100 * p.best:.1f}, {change}"
         )
+        if p.inert:
+            click.echo(
+                f"  not searched (they changed none of {tuning.probe_games} probe games): "
+                + ", ".join(p.inert)
+            )
     click.echo(
         f"Weights: {out / 'weights.toml'} (play them with --strategy "
         f"all={tuning.base}:weights={out / 'weights.toml'}); report: {files.html}"

@@ -7,7 +7,10 @@ best opponent (the tie-breaking signal), against a pool of opponent lineups: the
 field, the field at the start of the previous round, and fixed lineups (``heuristic-v1`` by
 default; ``greedy`` on request). Every candidate of a phase plays the same games (common
 random numbers). The best candidate replaces the incumbent only when it also beats it on
-fresh validation seeds, so a lucky sample does not move the field.
+fresh validation seeds, so a lucky sample does not move the field. Before a phase's search,
+``probe_games`` games against the field show which searched values change no game at either
+end of their range (a value the seat's bot never reads, e.g. ``play.event_margin`` under a
+learned choice): those keep the incumbent's value and are not searched.
 
 Each evaluation is a Parquet row in ``OUT/evaluations/``. A rerun of the same command
 resumes: the logged evaluations are replayed through a fresh sampler with the same seed
@@ -77,6 +80,7 @@ class Tuning:
     space_ref: str = "strategies/heuristic/tuning.toml"
     data_files: dict[str, Any] = field(default_factory=dict, compare=False)
     base: str = BASE_BOT  # the bot the seat values are laid over (bot_space.BASES)
+    probe_games: int = 0  # games that show which values change no game (0: search them all)
 
     @classmethod
     def create(
@@ -97,6 +101,7 @@ class Tuning:
         ladder_games: int = 0,
         challengers: Sequence[str] = ("greedy", BASE_BOT, "random"),
         base: str = BASE_BOT,
+        probe_games: int = 0,
     ) -> Tuning:
         """A checked tuning, or RunError (one line) on any bad input."""
         if base not in BASES:
@@ -109,6 +114,7 @@ class Tuning:
             ("--games", games, 1),
             ("--validation-games", validation_games, 0),
             ("--ladder-games", ladder_games, 0),
+            ("--probe-games", probe_games, 0),
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise RunError(f"{name} must be an integer >= {low}, got {value!r}")
@@ -130,7 +136,7 @@ class Tuning:
             tuple(dict.fromkeys(pool)), tuple(f for f in FACTIONS if f in chosen), vp_weight,
             loaded, the_space, start_values(the_space, start), ladder_games,
             tuple(dict.fromkeys(challengers)), variant, str(space or "strategies/heuristic/tuning.toml"),
-            manifest_mod.data_files(), base,
+            manifest_mod.data_files(), base, probe_games,
         )  # fmt: skip
 
     def config(self, rounds: bool = True) -> dict[str, Any]:  # noqa: FBT001
@@ -152,16 +158,25 @@ class Tuning:
         }
         if self.base != BASE_BOT:  # (a tuning over heuristic-v1 keeps its config as it was)
             out["base"] = self.base
+        if self.probe_games:  # (a tuning without the probe keeps its config as it was)
+            out["probe_games"] = self.probe_games
         return out | ({"rounds": self.rounds} if rounds else {})
 
-    def phase_games(self, opponents: int) -> int:
+    def phase_games(self, opponents: int, faction: str) -> int:
         """Games of one Faction's phase against ``opponents`` pool lineups (at most)."""
         search = (1 + self.generations * self.popsize) * self.games
-        return opponents * (search + 2 * self.validation_games)
+        return opponents * (search + 2 * self.validation_games) + self.probe_size(faction)
+
+    def probe_size(self, faction: str) -> int:
+        """Games of one Faction's probe (at most: a range end equal to the incumbent's value
+        is not played)."""
+        return (
+            (1 + 2 * len(self.space.params[faction])) * self.probe_games if self.probe_games else 0
+        )
 
 
 def phase_seed(master: int, rnd: int, faction: str, purpose: int) -> int:
-    """The master seed of one phase's games (``purpose`` 0: search, 1: validation)."""
+    """The master seed of one phase's games (``purpose`` 0: search, 1: validation, 2: probe)."""
     words = np.random.SeedSequence([master, rnd, FACTIONS.index(faction), purpose])
     return int(words.generate_state(1, np.uint32)[0])
 
@@ -268,6 +283,7 @@ class Phase:
     accepted: bool
     values: dict[str, float]  # the seat's values after the phase
     win_rate: float  # the incumbent's win rate on the search seeds (before the phase)
+    inert: tuple[str, ...] = ()  # values the probe found change no game: not searched
 
 
 @dataclass
@@ -379,10 +395,11 @@ def _loop(
     started = time.perf_counter()
     field_ = {f: dict(v) for f, v in tuning.start.items()}
     previous = {f: dict(v) for f, v in field_.items()}
-    first = [len(opponents_of(tuning, f, field_, previous)) for f in tuning.factions]
-    later = [len(tuning.pool) + 2 for _ in tuning.factions]  # the field and previous may differ
-    total = sum(tuning.phase_games(n) for n in first)  # at most: a validation may be skipped
-    total += (tuning.rounds - 1) * sum(tuning.phase_games(n) for n in later)
+    first = {f: len(opponents_of(tuning, f, field_, previous)) for f in tuning.factions}
+    later = len(tuning.pool) + 2  # the field and previous may differ
+    # at most: a validation may be skipped, and so may a probe's range end
+    total = sum(tuning.phase_games(n, f) for f, n in first.items())
+    total += (tuning.rounds - 1) * sum(tuning.phase_games(later, f) for f in tuning.factions)
     progress.start(total, min(total, tuning_folder.total_games(log)))
     phases: list[Phase] = []
     counts = {"played": 0, "replayed": 0}
@@ -414,9 +431,14 @@ def _phase(
     import optuna
 
     params = tuning.space.params[faction]
-    dists = {p.key: p.distribution() for p in params}
     incumbent = {p.key: p.clip(field_[faction][p.key]) for p in params}
     seed = phase_seed(tuning.seed, rnd, faction, 0)
+    inert: tuple[str, ...] = ()
+    if tuning.probe_games:
+        pseed = phase_seed(tuning.seed, rnd, faction, 2)
+        inert, played = probe(be, tuning, faction, incumbent, opponents[0][1], pseed, progress)
+        counts["played"] += played  # not logged: a resumed tuning plays it again
+    dists = {p.key: p.distribution() for p in params if p.key not in inert}
 
     def run(cands: list[Candidate], tag: str, games: int, master: int) -> list[dict]:
         rows = log.get(rnd, faction, cands)
@@ -434,14 +456,15 @@ def _phase(
         # x0 and sigma0 are deprecated from Optuna 4.9 (kept to 6.0: pyproject pins < 6)
         warnings.simplefilter("ignore", FutureWarning)
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        x0 = {k: incumbent[k] for k in dists}
         sampler = optuna.samplers.CmaEsSampler(
-            x0=incumbent, sigma0=0.15, seed=seed % 2**31, popsize=tuning.popsize
+            x0=x0, sigma0=0.15, seed=seed % 2**31, popsize=tuning.popsize
         )
         study = optuna.create_study(direction="maximize", sampler=sampler)
         best_row, best_values = inc_row, incumbent
-        for gen in range(tuning.generations):
+        for gen in range(tuning.generations if dists else 0):
             trials = [study.ask(dists) for _ in range(tuning.popsize)]
-            cands = [Candidate("candidate", gen, t.number, dict(t.params)) for t in trials]
+            cands = [Candidate("candidate", gen, t.number, incumbent | t.params) for t in trials]
             rows = run(cands, f"g{gen:03d}", tuning.games, seed)
             for t, row, cand in zip(trials, rows, cands, strict=True):
                 study.tell(t, row["objective"])
@@ -463,8 +486,47 @@ def _phase(
             accepted = True
     return Phase(
         rnd, faction, inc_row["objective"], best_row["objective"], validated, accepted,
-        best_values if accepted else incumbent, inc_row["win_rate"],
+        best_values if accepted else incumbent, inc_row["win_rate"], inert,
     )  # fmt: skip
+
+
+def probe(
+    be: Backend,
+    tuning: Tuning,
+    faction: str,
+    incumbent: dict[str, float],
+    field_: dict[str, str],
+    master: int,
+    progress: Progress,
+) -> tuple[tuple[str, ...], int]:
+    """The searched values that change none of ``probe_games`` games against the field at
+    either end of their range, the others at the incumbent's: values the seat's bot never
+    reads (``play.event_margin`` under a learned choice, say), not worth a search dimension;
+    and the games played."""
+    variants: list[tuple[str, dict[str, float]]] = [("", incumbent)]
+    for p in tuning.space.params[faction]:
+        for end in (p.clip(p.low), p.clip(p.high)):
+            if end != incumbent[p.key]:
+                variants.append((p.key, incumbent | {p.key: end}))
+    n = tuning.probe_games
+    work = []
+    for i, (_, values) in enumerate(variants):
+        lineup = dict(field_) | {faction: spec_of(values, tuning.base)}
+        for first in range(0, n, CHUNK):
+            chunk = Chunk(f"{i}~probe", first, min(n, first + CHUNK) - 1)
+            work.append(Batch(chunk, tuning.variant, lineup, master, "tune-bots"))
+    digests: dict[int, dict[int, str]] = {}
+    for result in play(work, backend=be):
+        i = int(result.chunk.variant.split("~")[0])
+        g = result.games()
+        for k, error in enumerate(g["error"]):
+            if error is not None:
+                raise GamesFailed(f"{error} (a probe game of {faction}'s {variants[i][1]})")
+            digests.setdefault(i, {})[g["game_index"][k]] = g["state_digest"][k]
+        progress.advance(len(result.chunk))
+    moved = {key for i, (key, _) in enumerate(variants) if i and digests[i] != digests[0]}
+    inert = tuple(p.key for p in tuning.space.params[faction] if p.key not in moved)
+    return inert, len(variants) * n
 
 
 def lineup_spec(weights: Path, base: str = BASE_BOT) -> list[str]:
