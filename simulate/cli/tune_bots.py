@@ -64,7 +64,7 @@ from simulate.study.errors import RunError
     "fast tier (tune it for its own field).",
 )  # fmt: skip
 @click.option(
-    "--probe-games", type=int, default=10, show_default=True,
+    "--probe-games", type=int, default=20, show_default=True,
     help="Before each search, games showing which values change no game at either end of "
     "their range: those are not searched (0: search every value).",
 )  # fmt: skip
