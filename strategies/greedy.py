@@ -12,7 +12,8 @@ Parameters: ``samples`` (copies per choice, default 1), ``expand`` (also try eve
 Command and Decree, not only the heuristic's pick, default true), ``finish`` (play out the
 rest of the card, default true), ``screen`` (with ``expand``: play those other Commands and
 Decrees for the faction's own turn only, and finish the card for the ``screen`` best of them;
-0, the default, finishes every one), ``weights`` and any heuristic parameter.
+0, the default, finishes every one), ``exclude`` (moves never considered, e.g. ``event``: an
+ablation, ``lookahead.excluded``), ``weights`` and any heuristic parameter.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .lookahead import Candidate, Searcher, SearchStrategy
+from .lookahead import Candidate, Searcher, SearchStrategy, excluded
 
 COMMANDS = ("command_decree", "command", "limited")  # the actions that carry a Command (2.3.3)
 TIE = 0.05  # the heuristic's own action wins near-ties (VP)
@@ -39,6 +40,7 @@ class GreedyStrategy(SearchStrategy):
         expand: bool = True,
         finish: bool = True,
         screen: int = 0,
+        exclude: str = "",
         **params: Any,
     ) -> None:
         if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
@@ -54,10 +56,13 @@ class GreedyStrategy(SearchStrategy):
         self.finish = finish
         self.screen = screen
         self.search = Searcher(weights, params)
+        self.search.exclude = excluded(exclude)
         self.params: dict[str, Any] = dict(sorted(params.items()))
         self.params.update(samples=samples, expand=expand, finish=finish)
         if screen:
             self.params["screen"] = screen
+        if exclude:
+            self.params["exclude"] = exclude
         self._finish_init(weights)
 
     @classmethod

@@ -19,6 +19,22 @@ from simulate.rules.pieces import INDEX
 from .heuristic import HeuristicStrategy
 
 SIDES = ("unshaded", "shaded")
+ACTIONS = ("command_decree", "command", "limited", "pass", "event")  # the turn's options (2.3.3)
+
+
+def excluded(spec: str) -> frozenset[str]:
+    """The moves named by a search bot's ``exclude`` (actions, 2.3.3, and Commands, 3.2-3.4,
+    joined by ``+``), which it never considers: an ablation that shows how much of a
+    search's gain comes from, say, its Events (``exclude=event``). ValueError on a bad name."""
+    from simulate.rules.ruleset import load_rules
+
+    names = frozenset(x for x in str(spec).split("+") if x)
+    commands = {c for f in load_rules().factions.values() for c in f["commands"]}
+    bad = sorted(names - set(ACTIONS) - commands)
+    if bad:
+        known = ", ".join((*ACTIONS, *sorted(commands)))
+        raise ValueError(f"exclude: unknown move {bad[0]!r} (known: {known})")
+    return names
 
 
 class Candidate:
@@ -44,6 +60,7 @@ class Searcher:
         if rollout not in ("heuristic", "random"):
             raise ValueError(f"rollout must be 'heuristic' or 'random', got {rollout!r}")
         self.rollout = rollout
+        self.exclude: frozenset[str] = frozenset()  # moves never considered (``excluded``)
         params = dict(heuristic_params)
         params["events"] = "never"  # the search itself weighs the Event
         params["play.lookahead"] = "none"  # and chooses the action: no lookahead inside
@@ -60,6 +77,7 @@ class Searcher:
         """A searcher over ``base``'s plans (a heuristic bot that never weighs the Event)."""
         searcher = cls.__new__(cls)
         searcher.rollout = "heuristic"
+        searcher.exclude = frozenset()
         searcher.base = base
         searcher.weights = base.weights
         searcher.faction = -1
@@ -133,6 +151,10 @@ class Searcher:
                                 continue
                             plan = {"action": a, "command": c, "decree": d, "force": True}
                             out.append(Candidate(a, plan, f"{a}:{c}" + (f"+{d}" if d else "")))
+        if self.exclude:  # (never every move: a turn must be played)
+            ex = self.exclude
+            kept = [c for c in out if c.action not in ex and c.plan.get("command") not in ex]
+            return kept or out
         return out
 
     def play(

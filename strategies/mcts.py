@@ -20,7 +20,9 @@ candidate with the best mean wins. Every other decision is the heuristic's.
 
 Parameters: ``rollouts`` (default 8), ``horizon`` (default 4), ``top`` (default 4),
 ``policy`` (default ``heuristic``), ``c`` (UCB1 exploration, in VP, default 1.0),
-``win_bonus`` (default 2), ``expand`` (default true), ``weights`` and any heuristic parameter.
+``win_bonus`` (default 2), ``expand`` (default true), ``exclude`` (moves never considered,
+e.g. ``event`` or ``event+attack``: an ablation, ``lookahead.excluded``), ``weights`` and any
+heuristic parameter.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import math
 import random
 from typing import Any
 
-from .lookahead import Searcher, SearchStrategy
+from .lookahead import Searcher, SearchStrategy, excluded
 
 
 class MCTSStrategy(SearchStrategy):
@@ -48,6 +50,7 @@ class MCTSStrategy(SearchStrategy):
         c: float = 1.0,
         win_bonus: float = 2.0,
         expand: bool = True,
+        exclude: str = "",
         **params: Any,
     ) -> None:
         for key, value, low in (
@@ -67,6 +70,7 @@ class MCTSStrategy(SearchStrategy):
         self.win_bonus = float(win_bonus)
         self.expand = expand
         self.search = Searcher(weights, params, rollout=policy)
+        self.search.exclude = excluded(exclude)
         self.params: dict[str, Any] = dict(sorted(params.items()))
         self.params.update(
             rollouts=rollouts,
@@ -77,6 +81,8 @@ class MCTSStrategy(SearchStrategy):
             win_bonus=self.win_bonus,
             expand=expand,
         )
+        if exclude:
+            self.params["exclude"] = exclude
         self._finish_init(weights)
 
     @classmethod

@@ -101,6 +101,36 @@ def test_a_narrow_screen_finishes_the_heuristics_choice_and_the_events():
     _probe(check)
 
 
+class Excluding(GreedyStrategy):
+    """Greedy that records the moves it considered at each searched choice."""
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        self.seen: list[tuple[str, str | None]] = []
+        self.offered: set[str] = set()
+
+    def decide(self, obs, decision) -> str:
+        self.offered |= set(decision.options)
+        cands = self.search.candidates(obs, decision, True)
+        self.seen += [(c.action, c.plan.get("command")) for c in cands]
+        return super().decide(obs, decision)
+
+
+def test_a_search_never_considers_an_excluded_move():
+    # 2.3.3: the Event (2.3.4) and the Attack (3.2.4, 3.3.4) are offered, but a search with
+    # exclude=event+attack plays neither: an ablation of where its gain comes from
+    bot = Excluding(exclude="event+attack")
+    play_game(5, OTHERS | {"DS": bot})
+    assert "event" in bot.offered and bot.seen
+    assert not [m for m in bot.seen if m[0] == "event" or m[1] == "attack"]
+    assert make("mcts:exclude=event").params["exclude"] == "event"
+
+
+def test_an_unknown_excluded_move_is_refused():
+    with pytest.raises(ValueError, match="exclude: unknown move 'evnt'"):
+        GreedyStrategy(exclude="evnt")
+
+
 @pytest.mark.parametrize("value", [-1, 1.5, "two", True])
 def test_a_bad_screen_is_refused(value):
     with pytest.raises(ValueError, match="screen must be a non-negative integer"):
