@@ -214,6 +214,29 @@ def test_an_end_game_search_decides_only_in_the_last_cards():
     assert left and max(left) <= 3
 
 
+def test_an_end_game_search_plays_with_its_seats_budget():
+    # play.mcts_rollouts, mcts_horizon and mcts_top: a cheaper end-game search than mcts's
+    # default (8, 4, 4), which it keeps when they are not given
+    seats = _seats("heuristic:play.mcts_cards=3,play.mcts_rollouts=2,play.mcts_top=2")
+    search = seats["VE"]._mcts
+    assert (search.rollouts, search.horizon, search.top) == (2, 4, 2)
+    default = _seats("heuristic-strong")["DS"]._mcts
+    assert (default.rollouts, default.horizon, default.top) == (8, 4, 4)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("mcts_rollouts", 0, "mcts_rollouts must be a positive integer"),
+        ("mcts_top", 1.5, "mcts_top must be a positive integer"),
+        ("mcts_horizon", -1, "mcts_horizon must be a non-negative integer"),
+    ],
+)
+def test_a_bad_end_game_budget_is_refused(key, value, message):
+    with pytest.raises(ValueError, match=message):
+        make("heuristic").__class__(**{f"play.{key}": value})
+
+
 def test_a_seat_with_the_full_lookahead_plays_as_screened_greedy():
     # issue 18, part 4: play.lookahead = "greedy-full" with play.screen = k is greedy:screen=k
     # (over the whole game: play.lookahead_cards = 0)

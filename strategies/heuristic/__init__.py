@@ -58,6 +58,7 @@ class SeatPlay(NamedTuple):
     event_margin: float
     lookahead_cards: int
     mcts_cards: int
+    mcts_budget: tuple[int, int, int]  # the end-game mcts's (rollouts, horizon, top)
     terms: ChoiceTerms
 
 
@@ -71,16 +72,25 @@ def seat_play(weights: dict) -> SeatPlay:
     ahead = play.get("lookahead", "none")
     if ahead not in LOOKAHEADS:
         raise ValueError(f"lookahead must be one of {', '.join(LOOKAHEADS)}, got {ahead!r}")
-    for key in ("screen", "lookahead_cards", "mcts_cards"):
-        value = play.get(key, 0)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"{key} must be a non-negative integer, got {value!r}")
+    for key, low in (
+        ("screen", 0),
+        ("lookahead_cards", 0),
+        ("mcts_cards", 0),
+        ("mcts_rollouts", 1),
+        ("mcts_horizon", 0),
+        ("mcts_top", 1),
+    ):
+        value = play.get(key, low)
+        if not isinstance(value, int) or isinstance(value, bool) or value < low:
+            kind = "positive" if low else "non-negative"
+            raise ValueError(f"{key} must be a {kind} integer, got {value!r}")
     return SeatPlay(
         weights,
         mode,
         float(play["event_margin"]),
         play.get("lookahead_cards", 0),
         play.get("mcts_cards", 0),
+        (play.get("mcts_rollouts", 8), play.get("mcts_horizon", 4), play.get("mcts_top", 4)),
         compile_terms(play["choice"]["terms"]),
     )
 
@@ -178,6 +188,7 @@ class HeuristicStrategy:
         self.terms = play.terms
         self.lookahead_cards = play.lookahead_cards
         self.mcts_cards = play.mcts_cards
+        self.mcts_budget = play.mcts_budget
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
         self.faction = INDEX[faction]
@@ -214,15 +225,16 @@ class HeuristicStrategy:
         return type(self).plain(self.shared, self.overrides | {"play.lookahead": "none"})
 
     def _end_game_search(self, faction: str, rng: random.Random, rules: Any) -> Any:
-        """With ``play.mcts_cards = N`` (not 0), the mcts bot (its default budget, over plans
-        of a copy of this bot) that chooses this seat's action each turn while at most N
-        cards remain; else None."""
+        """With ``play.mcts_cards = N`` (not 0), the mcts bot (with the budget of
+        ``play.mcts_rollouts``, ``mcts_horizon`` and ``mcts_top``, over plans of a copy of this
+        bot) that chooses this seat's action each turn while at most N cards remain; else
+        None."""
         if not self.lookahead or not self.mcts_cards:
             return None
         from strategies.mcts import MCTSStrategy
 
         base = self._planner()
-        search = MCTSStrategy.around(base)
+        search = MCTSStrategy.around(base, *self.mcts_budget)
         search.new_game(faction, random.Random(rng.getrandbits(32)), rules)
         return search
 
