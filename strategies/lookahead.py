@@ -63,7 +63,8 @@ class Searcher:
         self.exclude: frozenset[str] = frozenset()  # moves never considered (``excluded``)
         params = dict(heuristic_params)
         params["events"] = "never"  # the search itself weighs the Event
-        params["play.lookahead"] = "none"  # and chooses the action: no lookahead inside
+        params["play.lookahead"] = "none"  # and chooses the action: no lookahead inside,
+        params["play.mcts_cards"] = 0  # nor an end-game search
         self.base = HeuristicStrategy(weights=weights, **params)
         self.weights = self.base.weights
         self.faction = -1
