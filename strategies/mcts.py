@@ -86,15 +86,18 @@ class MCTSStrategy(SearchStrategy):
         self._finish_init(weights)
 
     @classmethod
-    def around(cls, base: Any, rollouts: int = 8, horizon: int = 4, top: int = 4) -> MCTSStrategy:
+    def around(
+        cls, base: Any, rollouts: int = 8, horizon: int = 4, top: int = 4, expand: bool = True
+    ) -> MCTSStrategy:
         """mcts over ``base``'s plans (a heuristic bot that never weighs the Event), with
         its default budget unless given: the end-game search a heuristic seat plays with
-        ``play.mcts_cards`` (and ``play.mcts_rollouts``, ``mcts_horizon``, ``mcts_top``)."""
+        ``play.mcts_cards`` (and ``play.mcts_rollouts``, ``mcts_horizon``, ``mcts_top``,
+        ``mcts_expand``)."""
         bot = cls.__new__(cls)
         bot.rollouts, bot.horizon, bot.top = rollouts, horizon, top
-        bot.c, bot.win_bonus, bot.expand = 1.0, 2.0, True
+        bot.c, bot.win_bonus, bot.expand = 1.0, 2.0, expand
         bot.search = Searcher.around(base)
-        bot.params = {"rollouts": rollouts, "horizon": horizon, "top": top}
+        bot.params = {"rollouts": rollouts, "horizon": horizon, "top": top, "expand": expand}
         bot.rng = random.Random(0)
         return bot
 

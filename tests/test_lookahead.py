@@ -217,11 +217,11 @@ def test_an_end_game_search_decides_only_in_the_last_cards():
 def test_an_end_game_search_plays_with_its_seats_budget():
     # play.mcts_rollouts, mcts_horizon and mcts_top: a cheaper end-game search than mcts's
     # default (8, 4, 4), which it keeps when they are not given
-    seats = _seats("heuristic:play.mcts_cards=3,play.mcts_rollouts=2,play.mcts_top=2")
-    search = seats["VE"]._mcts
-    assert (search.rollouts, search.horizon, search.top) == (2, 4, 2)
+    spec = "heuristic:play.mcts_cards=3,play.mcts_rollouts=2,play.mcts_top=2,play.mcts_expand=false"
+    search = _seats(spec)["VE"]._mcts
+    assert (search.rollouts, search.horizon, search.top, search.expand) == (2, 4, 2, False)
     default = _seats("heuristic-strong")["DS"]._mcts
-    assert (default.rollouts, default.horizon, default.top) == (8, 4, 4)
+    assert (default.rollouts, default.horizon, default.top, default.expand) == (8, 4, 4, True)
 
 
 @pytest.mark.parametrize(
@@ -230,6 +230,7 @@ def test_an_end_game_search_plays_with_its_seats_budget():
         ("mcts_rollouts", 0, "mcts_rollouts must be a positive integer"),
         ("mcts_top", 1.5, "mcts_top must be a positive integer"),
         ("mcts_horizon", -1, "mcts_horizon must be a non-negative integer"),
+        ("mcts_expand", 1, "mcts_expand must be true or false"),
     ],
 )
 def test_a_bad_end_game_budget_is_refused(key, value, message):

@@ -58,7 +58,8 @@ class SeatPlay(NamedTuple):
     event_margin: float
     lookahead_cards: int
     mcts_cards: int
-    mcts_budget: tuple[int, int, int]  # the end-game mcts's (rollouts, horizon, top)
+    mcts_budget: tuple[int, int, int, bool]  # the end-game mcts's (rollouts, horizon, top,
+    # expand)
     terms: ChoiceTerms
 
 
@@ -84,13 +85,17 @@ def seat_play(weights: dict) -> SeatPlay:
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             kind = "positive" if low else "non-negative"
             raise ValueError(f"{key} must be a {kind} integer, got {value!r}")
+    expand = play.get("mcts_expand", True)
+    if not isinstance(expand, bool):
+        raise ValueError(f"mcts_expand must be true or false, got {expand!r}")
+    budget = (play.get("mcts_rollouts", 8), play.get("mcts_horizon", 4), play.get("mcts_top", 4))
     return SeatPlay(
         weights,
         mode,
         float(play["event_margin"]),
         play.get("lookahead_cards", 0),
         play.get("mcts_cards", 0),
-        (play.get("mcts_rollouts", 8), play.get("mcts_horizon", 4), play.get("mcts_top", 4)),
+        (*budget, expand),
         compile_terms(play["choice"]["terms"]),
     )
 
@@ -226,8 +231,8 @@ class HeuristicStrategy:
 
     def _end_game_search(self, faction: str, rng: random.Random, rules: Any) -> Any:
         """With ``play.mcts_cards = N`` (not 0), the mcts bot (with the budget of
-        ``play.mcts_rollouts``, ``mcts_horizon`` and ``mcts_top``, over plans of a copy of this
-        bot) that chooses this seat's action each turn while at most N cards remain; else
+        ``play.mcts_rollouts``, ``mcts_horizon``, ``mcts_top`` and ``mcts_expand``, over plans
+        of a copy of this bot) that chooses this seat's action each turn while at most N cards remain; else
         None."""
         if not self.lookahead or not self.mcts_cards:
             return None
