@@ -200,11 +200,20 @@ def test_the_default_looks_ahead_late_in_the_sultanate_seat_only():
     assert seats["BK"]._greedy is None and seats["VE"]._greedy is None
 
 
+def test_the_default_plays_a_small_mcts_in_vijayanagaras_end_game_only():
+    # heuristic v15 (tuned.toml): the last 6 cards, 4 playouts of 2 candidates on average
+    default, fast = _seats("heuristic"), _seats("heuristic-fast")
+    search = default["VE"]._mcts
+    assert default["VE"].mcts_cards == 6 and (search.rollouts, search.top) == (4, 2)
+    assert default["DS"]._mcts is None and default["BK"]._mcts is None
+    assert all(fast[f]._mcts is None for f in fast)  # the fast tier searches nothing
+
+
 def test_the_strong_tier_adds_mcts_in_the_sultanate_and_bahmani_end_games_only():
     strong, default = _seats("heuristic-strong"), _seats("heuristic")
     assert (strong["DS"].mcts_cards, strong["BK"].mcts_cards) == (22, 8)
     assert strong["DS"]._mcts is not None and strong["BK"]._mcts is not None
-    assert all(default[f]._mcts is None for f in default) and strong["VE"]._mcts is None
+    assert default["DS"]._mcts is None and default["BK"]._mcts is None
     assert strong["VE"].weights == default["VE"].weights
 
 

@@ -105,7 +105,7 @@ class HeuristicStrategy:
     per seat by ``vsim tune-bots`` (``tuned.toml``)."""
 
     name = "heuristic"
-    version = "v14"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
+    version = "v15"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
     # v3: and the Sultanate's lookahead over every Command and Decree (screened, issue 18);
     # v4: the Sultanate's over the last 24 cards only, the Bahmani bot's over the last 8;
     # v5: and the choice of each turn's option learned from search values (choice.toml);
@@ -117,7 +117,8 @@ class HeuristicStrategy:
     # v11: Vijayanagara's, tuned against the v10 field alone (tune-bots --pool none);
     # v12: the Sultanate's tuned.toml values, then its choice scale and biases, so over v11;
     # v13: the Sultanate's tuned.toml values tuned so again, over v12;
-    # v14: the Sultanate's choice scale and biases tuned so again, over v13
+    # v14: the Sultanate's choice scale and biases tuned so again, over v13;
+    # v15: Vijayanagara's end game played by a small mcts (the last 6 cards, tuned.toml)
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE)
     description = "rule-based bot per faction, weights tuned by self-play (tuned.toml)"
     keep_caches = True  # False: the bots recompute every value at every decision (a test)
@@ -344,18 +345,20 @@ class HeuristicV1Strategy(HeuristicStrategy):
 
 
 class HeuristicFastStrategy(HeuristicStrategy):
-    """The tuned bots without the lookaheads (``play.lookahead = "none"`` in every seat) and
+    """The tuned bots without the lookaheads (``play.lookahead = "none"`` and
+    ``play.mcts_cards = 0`` in every seat) and
     with the Sultanate's choice biases tuned for this tier over its v12 values (``fast.toml``:
     the default's were tuned with its lookahead): the fast tier, about 2.7 times faster than
     ``heuristic``."""
 
     name = "heuristic-fast"
-    version = "v14-fast"
+    version = "v15-fast"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, FAST_FILE)
     description = "the tuned heuristic without the one-card lookaheads (fast tier)"
 
     def __init__(self, weights: str | None = None, **params: Any) -> None:
         params.setdefault("play.lookahead", "none")
+        params.setdefault("play.mcts_cards", 0)  # nor Vijayanagara's end-game search
         super().__init__(weights, **params)
 
 
@@ -365,6 +368,6 @@ class HeuristicStrongStrategy(HeuristicStrategy):
     a stronger field."""
 
     name = "heuristic-strong"
-    version = "v14-strong"
+    version = "v15-strong"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, STRONG_FILE)
     description = "the default with mcts in the DS and BK end games (slower, stronger tier)"
