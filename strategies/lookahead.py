@@ -17,9 +17,10 @@ from simulate.rules import search
 from simulate.rules.pieces import INDEX
 
 from .heuristic import HeuristicStrategy
+from .heuristic.common import CD, COMMAND, EVENT, LIMITED, PASS
 
 SIDES = ("unshaded", "shaded")
-ACTIONS = ("command_decree", "command", "limited", "pass", "event")  # the turn's options (2.3.3)
+ACTIONS = (CD, COMMAND, LIMITED, PASS, EVENT)  # the turn's options (2.3.3)
 
 
 def excluded(spec: str) -> frozenset[str]:

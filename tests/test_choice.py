@@ -29,7 +29,8 @@ class Spy(HeuristicStrategy):
     ``options_here``, what it chose and its plan."""
 
     def __init__(self, **params) -> None:
-        super().__init__(**params)
+        # the seat's own choice: no end-game search choosing for it (v15's VE, play.mcts_cards)
+        super().__init__(**({"play.mcts_cards": 0} | params))
         self.seen: list[tuple] = []
         self.options: list[list] = []
         self.resources: list[int] = []

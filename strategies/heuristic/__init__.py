@@ -58,8 +58,7 @@ class SeatPlay(NamedTuple):
     event_margin: float
     lookahead_cards: int
     mcts_cards: int
-    mcts_budget: tuple[int, int, int, bool]  # the end-game mcts's (rollouts, horizon, top,
-    # expand)
+    mcts_budget: tuple[int, int, int, bool]  # its end-game mcts's rollouts, horizon, top, expand
     terms: ChoiceTerms
 
 
@@ -233,8 +232,8 @@ class HeuristicStrategy:
     def _end_game_search(self, faction: str, rng: random.Random, rules: Any) -> Any:
         """With ``play.mcts_cards = N`` (not 0), the mcts bot (with the budget of
         ``play.mcts_rollouts``, ``mcts_horizon``, ``mcts_top`` and ``mcts_expand``, over plans
-        of a copy of this bot) that chooses this seat's action each turn while at most N cards remain; else
-        None."""
+        of a copy of this bot) that chooses this seat's action each turn while at most N cards
+        remain; else None."""
         if not self.lookahead or not self.mcts_cards:
             return None
         from strategies.mcts import MCTSStrategy
