@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .lookahead import Candidate, Searcher, SearchStrategy, excluded
+from .lookahead import Candidate, Searcher, SearchStrategy
 
 COMMANDS = ("command_decree", "command", "limited")  # the actions that carry a Command (2.3.3)
 TIE = 0.05  # the heuristic's own action wins near-ties (VP)
@@ -55,15 +55,12 @@ class GreedyStrategy(SearchStrategy):
         self.expand = expand
         self.finish = finish
         self.screen = screen
-        self.search = Searcher(weights, params)
-        self.search.exclude = excluded(exclude)
+        self.search = Searcher(weights, params, exclude=exclude)
         self.params: dict[str, Any] = dict(sorted(params.items()))
         self.params.update(samples=samples, expand=expand, finish=finish)
         if screen:
             self.params["screen"] = screen
-        if exclude:
-            self.params["exclude"] = exclude
-        self._finish_init(weights)
+        self._finish_init(weights, exclude)
 
     @classmethod
     def around(

@@ -56,12 +56,16 @@ class Searcher:
     """The heuristic a search bot falls back on, its rollout team, and its candidates."""
 
     def __init__(
-        self, weights: str | None, heuristic_params: dict, rollout: str = "heuristic"
+        self,
+        weights: str | None,
+        heuristic_params: dict,
+        rollout: str = "heuristic",
+        exclude: str = "",
     ) -> None:
         if rollout not in ("heuristic", "random"):
             raise ValueError(f"rollout must be 'heuristic' or 'random', got {rollout!r}")
         self.rollout = rollout
-        self.exclude: frozenset[str] = frozenset()  # moves never considered (``excluded``)
+        self.exclude = excluded(exclude)  # moves never considered
         params = dict(heuristic_params)
         params["events"] = "never"  # the search itself weighs the Event
         params["play.lookahead"] = "none"  # and chooses the action: no lookahead inside,
@@ -236,9 +240,12 @@ class SearchStrategy(ABC):
     search: Searcher
     params: dict[str, Any]
 
-    def _finish_init(self, weights: str | None) -> None:
-        """End of ``__init__``: a weights file and its digest go in ``params`` (for
-        manifests); a fixed generator (seed 0) serves until ``new_game`` hands out the game's."""
+    def _finish_init(self, weights: str | None, exclude: str = "") -> None:
+        """End of ``__init__``: the excluded moves, a weights file and its digest go in
+        ``params`` (for manifests); a fixed generator (seed 0) serves until ``new_game`` hands
+        out the game's."""
+        if exclude:
+            self.params["exclude"] = exclude
         if weights:
             self.params["weights"] = weights
             self.params["weights_sha256"] = self.search.base.params["weights_sha256"]

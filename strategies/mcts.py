@@ -31,7 +31,7 @@ import math
 import random
 from typing import Any
 
-from .lookahead import Searcher, SearchStrategy, excluded
+from .lookahead import Searcher, SearchStrategy
 
 
 class MCTSStrategy(SearchStrategy):
@@ -69,8 +69,7 @@ class MCTSStrategy(SearchStrategy):
         self.c = float(c)
         self.win_bonus = float(win_bonus)
         self.expand = expand
-        self.search = Searcher(weights, params, rollout=policy)
-        self.search.exclude = excluded(exclude)
+        self.search = Searcher(weights, params, rollout=policy, exclude=exclude)
         self.params: dict[str, Any] = dict(sorted(params.items()))
         self.params.update(
             rollouts=rollouts,
@@ -81,9 +80,7 @@ class MCTSStrategy(SearchStrategy):
             win_bonus=self.win_bonus,
             expand=expand,
         )
-        if exclude:
-            self.params["exclude"] = exclude
-        self._finish_init(weights)
+        self._finish_init(weights, exclude)
 
     @classmethod
     def around(

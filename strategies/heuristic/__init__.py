@@ -72,6 +72,7 @@ def seat_play(weights: dict) -> SeatPlay:
     ahead = play.get("lookahead", "none")
     if ahead not in LOOKAHEADS:
         raise ValueError(f"lookahead must be one of {', '.join(LOOKAHEADS)}, got {ahead!r}")
+    counts = {}  # every count is in weights.toml, under which any weights file is merged
     for key, low in (
         ("screen", 0),
         ("lookahead_cards", 0),
@@ -80,21 +81,20 @@ def seat_play(weights: dict) -> SeatPlay:
         ("mcts_horizon", 0),
         ("mcts_top", 1),
     ):
-        value = play.get(key, low)
+        value = counts[key] = play[key]
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             kind = "positive" if low else "non-negative"
             raise ValueError(f"{key} must be a {kind} integer, got {value!r}")
-    expand = play.get("mcts_expand", True)
+    expand = play["mcts_expand"]
     if not isinstance(expand, bool):
         raise ValueError(f"mcts_expand must be true or false, got {expand!r}")
-    budget = (play.get("mcts_rollouts", 8), play.get("mcts_horizon", 4), play.get("mcts_top", 4))
     return SeatPlay(
         weights,
         mode,
         float(play["event_margin"]),
-        play.get("lookahead_cards", 0),
-        play.get("mcts_cards", 0),
-        (*budget, expand),
+        counts["lookahead_cards"],
+        counts["mcts_cards"],
+        (counts["mcts_rollouts"], counts["mcts_horizon"], counts["mcts_top"], expand),
         compile_terms(play["choice"]["terms"]),
     )
 
