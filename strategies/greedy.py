@@ -23,7 +23,6 @@ from typing import Any
 
 from .lookahead import Candidate, Searcher, SearchStrategy
 
-COMMANDS = ("command_decree", "command", "limited")  # the actions that carry a Command (2.3.3)
 TIE = 0.05  # the heuristic's own action wins near-ties (VP)
 
 
@@ -84,7 +83,7 @@ class GreedyStrategy(SearchStrategy):
             (obs.determinise(self.rng), self.rng.getrandbits(32)) for _ in range(self.samples)
         ]
         if self.screen and self.finish and self.expand:
-            scores = self._screened(cands, worlds, default)
+            scores = search.screened(cands, worlds, default, self.screen)
         else:
             scores = self._scores(cands, worlds)
         chosen = cands[self._best(cands, scores, default)]
@@ -99,40 +98,6 @@ class GreedyStrategy(SearchStrategy):
             for i, cand in enumerate(cands):
                 scores[i] += search.margin(search.play(state, cand, dice, self.finish))
         return [v / len(worlds) for v in scores]
-
-    def _screened(
-        self, cands: list[Candidate], worlds: list[tuple], default: str | None
-    ) -> list[float]:
-        """As ``_scores``, but the Command candidates (3.0: every Command and Decree, other
-        than the heuristic's own choice) are screened by the position after the faction's
-        own turn (plus the worth of staying Eligible after a Limited Command, 2.3.7): only
-        the ``screen`` best of them are played to the end of the card, the rest score below
-        every finished candidate. The Event sides and Pass are always finished."""
-        search = self.search
-        n = len(worlds)
-        started: dict[tuple[int, int], tuple] = {}  # (candidate, world) -> its copy, paused
-        screened: dict[int, float] = {}
-        for i, cand in enumerate(cands):
-            if cand.action in COMMANDS and (cand.plan.get("force") or cand.action != default):
-                total = 0.0
-                for w, (state, dice) in enumerate(worlds):
-                    ctx = search.start(state, cand, dice)
-                    started[i, w] = (ctx, search.pause())
-                    total += search.ev.margin(ctx.state, search.faction)
-                screened[i] = total / n + (search.elig if cand.action == "limited" else 0.0)
-        keep = set(sorted(screened, key=lambda i: -screened[i])[: self.screen])
-        scores = [-1e18] * len(cands)
-        for i, cand in enumerate(cands):
-            if i in screened and i not in keep:
-                continue
-            total = 0.0
-            for w, (state, dice) in enumerate(worlds):
-                if (i, w) in started:
-                    total += search.margin(search.finish(*started[i, w]))
-                else:
-                    total += search.margin(search.play(state, cand, dice, True))
-            scores[i] = total / n
-        return scores
 
     @staticmethod
     def _best(cands: list[Candidate], scores: list[float], default: str | None) -> int:

@@ -21,6 +21,7 @@ from .heuristic.common import CD, COMMAND, EVENT, LIMITED, PASS
 
 SIDES = ("unshaded", "shaded")
 ACTIONS = (CD, COMMAND, LIMITED, PASS, EVENT)  # the turn's options (2.3.3)
+COMMANDS = (CD, COMMAND, LIMITED)  # the actions that carry a Command (2.3.3)
 
 
 def excluded(spec: str) -> frozenset[str]:
@@ -66,6 +67,7 @@ class Searcher:
             raise ValueError(f"rollout must be 'heuristic' or 'random', got {rollout!r}")
         self.rollout = rollout
         self.exclude = excluded(exclude)  # moves never considered
+        self.own: tuple = ()  # the heuristic's own pick at the last choice (``candidates``)
         params = dict(heuristic_params)
         params["events"] = "never"  # the search itself weighs the Event
         params["play.lookahead"] = "none"  # and chooses the action: no lookahead inside,
@@ -84,6 +86,7 @@ class Searcher:
         searcher = cls.__new__(cls)
         searcher.rollout = "heuristic"
         searcher.exclude = frozenset()
+        searcher.own = ()
         searcher.base = base
         searcher.weights = base.weights
         searcher.faction = -1
@@ -122,9 +125,12 @@ class Searcher:
 
     def candidates(self, obs, decision, expand: bool = False) -> list[Candidate]:
         """The heuristic's plan for each offered action; the Event by side; with ``expand``
-        every other Command with a space to select (and each Decree under Command + Decree)."""
+        every other Command with a space to select (and each Decree under Command + Decree).
+        What the heuristic itself would play (its learned choice, when it has one) is kept
+        in ``own`` as (action, Command, Decree): ``is_own`` finds its candidate."""
         bot = self.base.bot
-        bot.choose(obs, decision)  # fills bot.last with the plan of each option
+        chosen = bot.choose(obs, decision)  # fills bot.last with the plan of each option
+        self.own = (chosen, bot.plan.get("command"), bot.plan.get("decree"))
         last = bot.last
         cmd, lim, dec = last.get("command"), last.get("limited"), last.get("decree")
         out: list[Candidate] = []
@@ -223,6 +229,48 @@ class Searcher:
         if not ctx.state.over:
             search.finish_card(ctx)
         return ctx.state
+
+    def screened(
+        self, cands: list[Candidate], worlds: list[tuple], default: str | None, keep: int
+    ) -> list[float]:
+        """Each candidate's mean margin after the card on ``worlds`` (copies and dice), but
+        the Command candidates other than the heuristic's own choice (3.0: every other
+        Command and Decree) are screened by the position after the faction's own turn (plus
+        the worth of staying Eligible after a Limited Command, 2.3.7): only the ``keep``
+        best of them are played to the end of the card, the rest score -1e18. The Event
+        sides, Pass, the action the heuristic valued best (``default``) and what it would
+        play (``own``: its learned choice may pick another Command) are always finished."""
+        n = len(worlds)
+        started: dict[tuple[int, int], tuple] = {}  # (candidate, world) -> its copy, paused
+        screened: dict[int, float] = {}
+        for i, cand in enumerate(cands):
+            if self.is_own(cand):
+                continue
+            if cand.action in COMMANDS and (cand.plan.get("force") or cand.action != default):
+                total = 0.0
+                for w, (state, dice) in enumerate(worlds):
+                    ctx = self.start(state, cand, dice)
+                    started[i, w] = (ctx, self.pause())
+                    total += self.ev.margin(ctx.state, self.faction)
+                screened[i] = total / n + (self.elig if cand.action == LIMITED else 0.0)
+        kept = set(sorted(screened, key=lambda i: -screened[i])[:keep])
+        scores = [-1e18] * len(cands)
+        for i, cand in enumerate(cands):
+            if i in screened and i not in kept:
+                continue
+            total = 0.0
+            for w, (state, dice) in enumerate(worlds):
+                if (i, w) in started:
+                    total += self.margin(self.finish(*started[i, w]))
+                else:
+                    total += self.margin(self.play(state, cand, dice, True))
+            scores[i] = total / n
+        return scores
+
+    def is_own(self, cand: Candidate) -> bool:
+        """Whether ``cand`` is what the heuristic itself would play (``own``)."""
+        plan = cand.plan
+        return (cand.action, plan.get("command"), plan.get("decree")) == self.own
 
     def margin(self, state) -> float:
         """The evaluation's margin for this faction, plus the worth of being Eligible for

@@ -7,7 +7,9 @@ search has two stages, both on determinised copies of the position (``Observatio
 from the bot's own generator:
 
 1. screen: each candidate's turn and the rest of the card are played on one copy and scored
-   by the evaluation, as ``greedy`` does; the ``top`` best go on;
+   by the evaluation, as ``greedy`` does; the ``top`` best go on. With ``screen = k`` (not 0)
+   the other Commands and Decrees are first ranked after the faction's own turn, and only the
+   ``k`` best of them finish the card (greedy's ``screen``, ``Searcher.screened``);
 2. search: ``rollouts`` playouts per remaining candidate on average, allocated by UCB1 (flat
    Monte Carlo tree search, one level). A playout plays the candidate, the rest of the card,
    then ``horizon`` more cards (0: to the end of the game) with the rollout ``policy``
@@ -20,7 +22,7 @@ candidate with the best mean wins. Every other decision is the heuristic's.
 
 Parameters: ``rollouts`` (default 8), ``horizon`` (default 4), ``top`` (default 4),
 ``policy`` (default ``heuristic``), ``c`` (UCB1 exploration, in VP, default 1.0),
-``win_bonus`` (default 2), ``expand`` (default true), ``exclude`` (moves never considered,
+``win_bonus`` (default 2), ``expand`` (default true), ``screen`` (default 0), ``exclude`` (moves never considered,
 e.g. ``event`` or ``event+attack``: an ablation, ``lookahead.excluded``), ``weights`` and any
 heuristic parameter.
 """
@@ -50,6 +52,7 @@ class MCTSStrategy(SearchStrategy):
         c: float = 1.0,
         win_bonus: float = 2.0,
         expand: bool = True,
+        screen: int = 0,
         exclude: str = "",
         **params: Any,
     ) -> None:
@@ -57,6 +60,7 @@ class MCTSStrategy(SearchStrategy):
             ("rollouts", rollouts, 1),
             ("horizon", horizon, 0),
             ("top", top, 1),
+            ("screen", screen, 0),
         ):
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 kind = "positive" if low else "non-negative"
@@ -69,6 +73,7 @@ class MCTSStrategy(SearchStrategy):
         self.c = float(c)
         self.win_bonus = float(win_bonus)
         self.expand = expand
+        self.screen = screen
         self.search = Searcher(weights, params, rollout=policy, exclude=exclude)
         self.params: dict[str, Any] = dict(sorted(params.items()))
         self.params.update(
@@ -80,21 +85,31 @@ class MCTSStrategy(SearchStrategy):
             win_bonus=self.win_bonus,
             expand=expand,
         )
+        if screen:
+            self.params["screen"] = screen
         self._finish_init(weights, exclude)
 
     @classmethod
     def around(
-        cls, base: Any, rollouts: int = 8, horizon: int = 4, top: int = 4, expand: bool = True
+        cls,
+        base: Any,
+        rollouts: int = 8,
+        horizon: int = 4,
+        top: int = 4,
+        expand: bool = True,
+        screen: int = 0,
     ) -> MCTSStrategy:
         """mcts over ``base``'s plans (a heuristic bot that never weighs the Event), with
         its default budget unless given: the end-game search a heuristic seat plays with
         ``play.mcts_cards`` (and ``play.mcts_rollouts``, ``mcts_horizon``, ``mcts_top``,
-        ``mcts_expand``)."""
+        ``mcts_expand``, ``mcts_screen``)."""
         bot = cls.__new__(cls)
         bot.rollouts, bot.horizon, bot.top = rollouts, horizon, top
-        bot.c, bot.win_bonus, bot.expand = 1.0, 2.0, expand
+        bot.c, bot.win_bonus, bot.expand, bot.screen = 1.0, 2.0, expand, screen
         bot.search = Searcher.around(base)
         bot.params = {"rollouts": rollouts, "horizon": horizon, "top": top, "expand": expand}
+        if screen:
+            bot.params["screen"] = screen
         bot.rng = random.Random(0)
         return bot
 
@@ -115,13 +130,15 @@ class MCTSStrategy(SearchStrategy):
                 worlds.append((obs.determinise(self.rng), self.rng.getrandbits(32)))
             return worlds[k]
 
-        # 1. screen: one card deep, like greedy
+        # 1. screen: one card deep, like greedy (and its own-turn screen with ``screen``)
         if len(cands) > self.top:
             state, dice = world(0)
-            screened = sorted(
-                range(len(cands)),
-                key=lambda i: -search.margin(search.play(state, cands[i], dice, True)),
-            )
+            if self.screen and self.expand:
+                default = search.base.bot.last.get("choice")
+                scores = search.screened(cands, [(state, dice)], default, self.screen)
+            else:
+                scores = [search.margin(search.play(state, c, dice, True)) for c in cands]
+            screened = sorted(range(len(cands)), key=lambda i: -scores[i])
             cands = [cands[i] for i in sorted(screened[: self.top])]
         # 2. search: UCB1 over the survivors, playouts on shared worlds
         n = len(cands)

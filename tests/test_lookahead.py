@@ -74,9 +74,10 @@ def test_the_dice_of_a_candidate_are_those_of_its_seed():
 def test_a_screen_wider_than_the_candidates_finishes_every_one():
     # every Command candidate is finished: the scores are those of the unscreened search
     def check(search, obs, cands, state, dice):
-        bot = GreedyStrategy.around(search.base, expand=True, screen=len(cands))
+        bot = GreedyStrategy.around(search.base, expand=True)
         bot.search = search
-        screened = bot._screened(cands, [(state, dice)], search.base.bot.last.get("choice"))
+        default = search.base.bot.last.get("choice")
+        screened = search.screened(cands, [(state, dice)], default, len(cands))
         plain = bot._scores(cands, [(state, dice)])
         assert screened == pytest.approx(plain)
 
@@ -84,15 +85,19 @@ def test_a_screen_wider_than_the_candidates_finishes_every_one():
 
 
 def test_a_narrow_screen_finishes_the_heuristics_choice_and_the_events():
-    # 2.3.3: the heuristic's own action, both Event sides (2.3.4) and Pass (2.3.6) are
-    # always played to the end of the card; of the other Command candidates, `screen`
+    # 2.3.3: the heuristic's own action, what its learned choice would play, both Event
+    # sides (2.3.4) and Pass (2.3.6) are always played to the end of the card; of the other
+    # Command candidates, `screen`
     def check(search, obs, cands, state, dice):
         default = search.base.bot.last.get("choice")
-        bot = GreedyStrategy.around(search.base, expand=True, screen=1)
-        bot.search = search
-        scores = bot._screened(cands, [(state, dice)], default)
+        scores = search.screened(cands, [(state, dice)], default, 1)
         finished = [c for c, v in zip(cands, scores, strict=True) if v > -1e17]
-        others = [c for c in finished if c.action not in ("event", "pass") and c.action != default]
+        assert [c for c in finished if search.is_own(c)]
+        others = [
+            c
+            for c in finished
+            if c.action not in ("event", "pass") and c.action != default and not search.is_own(c)
+        ]
         assert len(others) <= 1
         for c in cands:
             if c.action in ("event", "pass") or (c.action == default and not c.plan.get("force")):
@@ -193,18 +198,20 @@ def _seats(spec: str) -> dict:
 
 
 def test_the_default_looks_ahead_late_in_the_sultanate_seat_only():
-    # heuristic v7 (tuned.toml): DS over the last 16 cards, screened; the Bahmani bot's
-    # learned choice replaced its lookahead
+    # heuristic v7 (tuned.toml): DS over the last 16 cards (v16: every candidate finishes
+    # the card, no screen); the Bahmani bot's learned choice replaced its lookahead
     seats = _seats("heuristic")
-    assert (seats["DS"].lookahead_cards, seats["DS"]._greedy.screen) == (16, 2)
+    assert (seats["DS"].lookahead_cards, seats["DS"]._greedy.screen) == (16, 0)
     assert seats["BK"]._greedy is None and seats["VE"]._greedy is None
 
 
 def test_the_default_plays_a_small_mcts_in_vijayanagaras_end_game_only():
-    # heuristic v15 (tuned.toml): the last 6 cards, 4 playouts of 2 candidates on average
+    # heuristic v15 (tuned.toml): the last 6 cards, 4 playouts of 2 candidates on average;
+    # v16: 2 cards deep, 2 other Commands and Decrees finishing the card in the screen
     default, fast = _seats("heuristic"), _seats("heuristic-fast")
     search = default["VE"]._mcts
-    assert default["VE"].mcts_cards == 6 and (search.rollouts, search.top) == (4, 2)
+    assert default["VE"].mcts_cards == 6
+    assert (search.rollouts, search.top, search.horizon, search.screen) == (4, 2, 2, 2)
     assert default["DS"]._mcts is None and default["BK"]._mcts is None
     assert all(fast[f]._mcts is None for f in fast)  # the fast tier searches nothing
 
@@ -223,14 +230,46 @@ def test_an_end_game_search_decides_only_in_the_last_cards():
     assert left and max(left) <= 3
 
 
+def test_an_end_game_search_stops_when_play_mcts_stop_cards_remain():
+    # play.mcts_stop = K: mcts chooses only while more than K (and at most mcts_cards) cards
+    # remain; the seat's lookahead takes the last K
+    spec = (
+        "heuristic-fast:play.lookahead=greedy-full,play.screen=2,play.lookahead_cards=4,"
+        "play.mcts_cards=8,play.mcts_stop=4"
+    )
+    searched = _cards_left_at(spec, "_mcts")
+    looked = _cards_left_at(spec, "_greedy")
+    assert searched and all(4 < n <= 8 for n in searched)
+    assert looked and max(looked) <= 4
+
+
 def test_an_end_game_search_plays_with_its_seats_budget():
-    # play.mcts_rollouts, mcts_horizon and mcts_top: a cheaper end-game search than mcts's
-    # default (8, 4, 4), which it keeps when they are not given
-    spec = "heuristic:play.mcts_cards=3,play.mcts_rollouts=2,play.mcts_top=2,play.mcts_expand=false"
+    # play.mcts_rollouts, mcts_horizon, mcts_top and mcts_screen: a cheaper end-game search
+    # than mcts's default (8, 4, 4, no screen), which it keeps when they are not given
+    spec = (
+        "heuristic:play.mcts_cards=3,play.mcts_rollouts=2,play.mcts_top=2,"
+        "play.mcts_expand=false,play.mcts_screen=3,play.mcts_horizon=3"
+    )
     search = _seats(spec)["VE"]._mcts
-    assert (search.rollouts, search.horizon, search.top, search.expand) == (2, 4, 2, False)
+    budget = (search.rollouts, search.horizon, search.top, search.expand, search.screen)
+    assert budget == (2, 3, 2, False, 3)
     default = _seats("heuristic-strong")["DS"]._mcts
-    assert (default.rollouts, default.horizon, default.top, default.expand) == (8, 4, 4, True)
+    budget = (default.rollouts, default.horizon, default.top, default.expand, default.screen)
+    assert budget == (8, 4, 4, True, 0)
+
+
+def test_an_end_game_screen_wider_than_the_candidates_changes_no_game():
+    # play.mcts_screen = k finishes the card for the k best other Commands and Decrees
+    # only: with k above their number, every candidate is finished, as without a screen
+    plain = "heuristic-fast:play.mcts_cards=4,play.mcts_top=2,play.mcts_rollouts=1"
+    for seed in (3, 4):
+        wide = play_game(seed, OTHERS | {"DS": plain + ",play.mcts_screen=99"})
+        assert wide.state_digest == play_game(seed, OTHERS | {"DS": plain}).state_digest
+
+
+def test_an_end_game_search_that_would_never_play_is_refused():
+    with pytest.raises(ValueError, match=r"mcts_stop must be below mcts_cards \(6\), got 6"):
+        make("heuristic").__class__(**{"play.mcts_cards": 6, "play.mcts_stop": 6})
 
 
 @pytest.mark.parametrize(
@@ -239,6 +278,8 @@ def test_an_end_game_search_plays_with_its_seats_budget():
         ("mcts_rollouts", 0, "mcts_rollouts must be a positive integer"),
         ("mcts_top", 1.5, "mcts_top must be a positive integer"),
         ("mcts_horizon", -1, "mcts_horizon must be a non-negative integer"),
+        ("mcts_screen", -2, "mcts_screen must be a non-negative integer"),
+        ("mcts_stop", 1.5, "mcts_stop must be a non-negative integer"),
         ("mcts_expand", 1, "mcts_expand must be true or false"),
     ],
 )

@@ -58,7 +58,9 @@ class SeatPlay(NamedTuple):
     event_margin: float
     lookahead_cards: int
     mcts_cards: int
-    mcts_budget: tuple[int, int, int, bool]  # its end-game mcts's rollouts, horizon, top, expand
+    mcts_stop: int
+    # its end-game mcts's rollouts, horizon, top, expand and screen
+    mcts_budget: tuple[int, int, int, bool, int]
     terms: ChoiceTerms
 
 
@@ -77,14 +79,21 @@ def seat_play(weights: dict) -> SeatPlay:
         ("screen", 0),
         ("lookahead_cards", 0),
         ("mcts_cards", 0),
+        ("mcts_stop", 0),
         ("mcts_rollouts", 1),
         ("mcts_horizon", 0),
         ("mcts_top", 1),
+        ("mcts_screen", 0),
     ):
         value = counts[key] = play[key]
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             kind = "positive" if low else "non-negative"
             raise ValueError(f"{key} must be a {kind} integer, got {value!r}")
+    if counts["mcts_cards"] and counts["mcts_stop"] >= counts["mcts_cards"]:
+        raise ValueError(
+            f"mcts_stop must be below mcts_cards ({counts['mcts_cards']}), "
+            f"got {counts['mcts_stop']}"
+        )
     expand = play["mcts_expand"]
     if not isinstance(expand, bool):
         raise ValueError(f"mcts_expand must be true or false, got {expand!r}")
@@ -94,7 +103,14 @@ def seat_play(weights: dict) -> SeatPlay:
         float(play["event_margin"]),
         counts["lookahead_cards"],
         counts["mcts_cards"],
-        (counts["mcts_rollouts"], counts["mcts_horizon"], counts["mcts_top"], expand),
+        counts["mcts_stop"],
+        (
+            counts["mcts_rollouts"],
+            counts["mcts_horizon"],
+            counts["mcts_top"],
+            expand,
+            counts["mcts_screen"],
+        ),
         compile_terms(play["choice"]["terms"]),
     )
 
@@ -104,7 +120,7 @@ class HeuristicStrategy:
     per seat by ``vsim tune-bots`` (``tuned.toml``)."""
 
     name = "heuristic"
-    version = "v15"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
+    version = "v16"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
     # v3: and the Sultanate's lookahead over every Command and Decree (screened, issue 18);
     # v4: the Sultanate's over the last 24 cards only, the Bahmani bot's over the last 8;
     # v5: and the choice of each turn's option learned from search values (choice.toml);
@@ -117,7 +133,9 @@ class HeuristicStrategy:
     # v12: the Sultanate's tuned.toml values, then its choice scale and biases, so over v11;
     # v13: the Sultanate's tuned.toml values tuned so again, over v12;
     # v14: the Sultanate's choice scale and biases tuned so again, over v13;
-    # v15: Vijayanagara's end game played by a small mcts (the last 6 cards, tuned.toml)
+    # v15: Vijayanagara's end game played by a small mcts (the last 6 cards, tuned.toml);
+    # v16: the Sultanate's lookahead finishes every candidate's card, Vijayanagara's mcts
+    # plays 2 cards deep with a screen (cheaper)
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE)
     description = "rule-based bot per faction, weights tuned by self-play (tuned.toml)"
     keep_caches = True  # False: the bots recompute every value at every decision (a test)
@@ -193,6 +211,7 @@ class HeuristicStrategy:
         self.terms = play.terms
         self.lookahead_cards = play.lookahead_cards
         self.mcts_cards = play.mcts_cards
+        self.mcts_stop = play.mcts_stop
         self.mcts_budget = play.mcts_budget
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
@@ -231,9 +250,9 @@ class HeuristicStrategy:
 
     def _end_game_search(self, faction: str, rng: random.Random, rules: Any) -> Any:
         """With ``play.mcts_cards = N`` (not 0), the mcts bot (with the budget of
-        ``play.mcts_rollouts``, ``mcts_horizon``, ``mcts_top`` and ``mcts_expand``, over plans
-        of a copy of this bot) that chooses this seat's action each turn while at most N cards
-        remain; else None."""
+        ``play.mcts_rollouts``, ``mcts_horizon``, ``mcts_top``, ``mcts_expand`` and
+        ``mcts_screen``, over plans of a copy of this bot) that chooses this seat's action
+        each turn while at most N cards and more than ``play.mcts_stop`` remain; else None."""
         if not self.lookahead or not self.mcts_cards:
             return None
         from strategies.mcts import MCTSStrategy
@@ -244,14 +263,14 @@ class HeuristicStrategy:
         return search
 
     def choose(self, observation: Any, decision: Any) -> Any:
-        # play.mcts_cards = N: mcts chooses while at most N cards remain; else, with
-        # play.lookahead_cards = N, the lookahead only while at most N cards remain (the end
-        # game); the count holds through a turn, so one bot plans and plays each turn (2.3)
-        if self._mcts is not None and observation.cards_remaining <= self.mcts_cards:
+        # play.mcts_cards = N: mcts chooses while at most N cards (and more than
+        # play.mcts_stop) remain; else, with play.lookahead_cards = N, the lookahead only
+        # while at most N cards remain (the end game); the count holds through a turn, so
+        # one bot plans and plays each turn (2.3)
+        left = observation.cards_remaining
+        if self._mcts is not None and self.mcts_stop < left <= self.mcts_cards:
             return self._mcts.choose(observation, decision)
-        if self._greedy is not None and (
-            not self.lookahead_cards or observation.cards_remaining <= self.lookahead_cards
-        ):
+        if self._greedy is not None and (not self.lookahead_cards or left <= self.lookahead_cards):
             return self._greedy.choose(observation, decision)
         return self.bot.choose(observation, decision)
 
@@ -351,7 +370,7 @@ class HeuristicFastStrategy(HeuristicStrategy):
     ``heuristic``."""
 
     name = "heuristic-fast"
-    version = "v15-fast"
+    version = "v16-fast"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, FAST_FILE)
     description = "the tuned heuristic without the one-card lookaheads (fast tier)"
 
@@ -367,6 +386,6 @@ class HeuristicStrongStrategy(HeuristicStrategy):
     a stronger field."""
 
     name = "heuristic-strong"
-    version = "v15-strong"
+    version = "v16-strong"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, STRONG_FILE)
     description = "the default with mcts in the DS and BK end games (slower, stronger tier)"
