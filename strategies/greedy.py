@@ -11,8 +11,9 @@ tried on the same copy and dice (common random numbers), so the comparison is fa
 Parameters: ``samples`` (copies per choice, default 1), ``expand`` (also try every other
 Command and Decree, not only the heuristic's pick, default true), ``finish`` (play out the
 rest of the card, default true), ``screen`` (with ``expand``: play those other Commands and
-Decrees for the faction's own turn only, and finish the card for the ``screen`` best of them;
-0, the default, finishes every one), ``exclude`` (moves never considered, e.g. ``event``: an
+Decrees for the faction's own turn only, and finish the card for the ``screen`` best of them
+and for what the heuristic would play, ``Searcher.screened``; 0, the default, finishes every
+one), ``exclude`` (moves never considered, e.g. ``event``: an
 ablation, ``lookahead.excluded``), ``weights`` and any heuristic parameter.
 """
 

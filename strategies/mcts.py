@@ -22,9 +22,9 @@ candidate with the best mean wins. Every other decision is the heuristic's.
 
 Parameters: ``rollouts`` (default 8), ``horizon`` (default 4), ``top`` (default 4),
 ``policy`` (default ``heuristic``), ``c`` (UCB1 exploration, in VP, default 1.0),
-``win_bonus`` (default 2), ``expand`` (default true), ``screen`` (default 0), ``exclude`` (moves never considered,
-e.g. ``event`` or ``event+attack``: an ablation, ``lookahead.excluded``), ``weights`` and any
-heuristic parameter.
+``win_bonus`` (default 2), ``expand`` (default true), ``screen`` (default 0), ``exclude``
+(moves never considered, e.g. ``event`` or ``event+attack``: an ablation,
+``lookahead.excluded``), ``weights`` and any heuristic parameter.
 """
 
 from __future__ import annotations

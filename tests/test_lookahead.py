@@ -10,6 +10,7 @@ import pytest
 
 from simulate import play_game
 from strategies.greedy import GreedyStrategy
+from strategies.mcts import MCTSStrategy
 from strategies.registry import make
 
 OTHERS = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
@@ -136,10 +137,18 @@ def test_an_unknown_excluded_move_is_refused():
         GreedyStrategy(exclude="evnt")
 
 
+def test_a_search_bots_screen_is_recorded_for_its_manifest():
+    # a screened search plays other games: the manifest must say so (unscreened: no key)
+    assert MCTSStrategy(screen=2).params["screen"] == 2
+    assert "screen" not in MCTSStrategy().params
+
+
 @pytest.mark.parametrize("value", [-1, 1.5, "two", True])
 def test_a_bad_screen_is_refused(value):
     with pytest.raises(ValueError, match="screen must be a non-negative integer"):
         GreedyStrategy(screen=value)
+    with pytest.raises(ValueError, match="screen must be a non-negative integer"):
+        MCTSStrategy(screen=value)
     with pytest.raises(ValueError, match="screen must be a non-negative integer"):
         make("heuristic").__class__(**{"play.screen": value})
 
