@@ -18,8 +18,8 @@ from simulate.study.ladder import Ladder, play_ladder
 SAME_AS_RANDOM = "strategies.random_bot:RandomStrategy"  # another spec, the same bot
 
 
-def _ladder(out, games=("16",), challengers=("heuristic",), jobs=1, field=("all=random",)):
-    spec = Ladder.create(field, challengers, games, seed=5)
+def _ladder(out, games=("16",), challengers=("heuristic",), jobs=1, field=("all=random",), seed=5):
+    spec = Ladder.create(field, challengers, games, seed=seed)
     return play_ladder(spec, out, jobs=jobs)
 
 
@@ -191,3 +191,52 @@ def test_a_stopped_ladder_says_so_in_one_line_keeps_its_games_and_resumes(
     again = cli(tmp_path / "cut")
     assert again.exit_code == 0, again.output
     assert dataset.dataset_digest(tmp_path / "cut") == dataset.dataset_digest(tmp_path / "whole")
+
+
+def test_pooled_ladders_count_every_paired_game_of_each_cell(tmp_path):
+    # a second seed for a cell near its bound: its paired games add up, gain by gain
+    _ladder(tmp_path / "a", games=("12",), seed=5)
+    _ladder(tmp_path / "b", games=("12",), seed=6)
+    _, one = analysis.gains(tmp_path / "a")
+    _, two = analysis.gains(tmp_path / "b")
+    pooled = analysis.pooled_gains([tmp_path / "a", tmp_path / "b"])
+    assert [(g.faction, g.challenger) for g in pooled] == [(g.faction, g.challenger) for g in one]
+    for p, a, b in zip(pooled, one, two, strict=True):
+        assert p.games == 24
+        assert p.gain == pytest.approx((a.gain + b.gain) / 2)
+        assert p.gain_lo <= p.gain <= p.gain_hi
+
+
+def test_ladders_of_one_seed_or_of_other_fields_do_not_pool(tmp_path):
+    from simulate.analysis.run import ReportError
+
+    _ladder(tmp_path / "a", games=("6",), seed=5)
+    _ladder(tmp_path / "same", games=("6",), seed=5)
+    _ladder(tmp_path / "other", games=("6",), seed=6, field=(f"all={SAME_AS_RANDOM}",))
+    with pytest.raises(ReportError, match="share master seed 5: the same games, not more"):
+        analysis.pooled_gains([tmp_path / "a", tmp_path / "same"])
+    with pytest.raises(ReportError, match="measure different fields"):
+        analysis.pooled_gains([tmp_path / "a", tmp_path / "other"])
+
+
+def test_ladder_pool_prints_and_writes_the_pooled_gains(tmp_path):
+    _ladder(tmp_path / "a", games=("6",), seed=5)
+    _ladder(tmp_path / "b", games=("6",), seed=6)
+    out = tmp_path / "pooled.json"
+    result = invoke("ladder-pool", str(tmp_path / "a"), str(tmp_path / "b"), "--json", str(out))
+    assert result.exit_code == 0, result.output
+    assert "over 12 paired games" in result.output
+    records = json.loads(out.read_text())["records"]
+    assert {r["games"] for r in records} == {12} and len(records) == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [((), "pooling needs at least two ladders"), (("nowhere",), "holds no ladder")],
+)
+def test_bad_ladder_pool_input_is_one_line(tmp_path, args, message):
+    _ladder(tmp_path / "a", games=("4",), seed=5)
+    result = invoke("ladder-pool", str(tmp_path / "a"), *(str(tmp_path / x) for x in args))
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0]

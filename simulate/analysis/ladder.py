@@ -45,11 +45,69 @@ class Gain:
 
 def gains(directory: Path, confidence: float = 0.95) -> tuple[dict[str, Any], list[Gain]]:
     """(manifest, gains) of the ladder in ``directory``."""
-    man = manifest_mod.read(Path(directory))
+    man, cells = _cells(Path(directory))
+    return man, [_gain(seat, challenger, pairs, confidence) for seat, challenger, pairs in cells]
+
+
+def pooled_gains(directories: list[Path], confidence: float = 0.95) -> list[Gain]:
+    """The gains of several ladders of the same field, rules and challengers on different
+    master seeds, each cell's paired games pooled: a second seed for a cell near its bound.
+    ReportError (one line) for ladders that do not pool."""
+    if len(directories) < 2:
+        raise ReportError("pooling needs at least two ladders")
+    cells: dict[tuple[str, str], list[pl.DataFrame]] = {}
+    first: tuple[Path, tuple] | None = None
+    seeds: dict[int, Path] = {}
+    played: dict[str, tuple[Path, Any]] = {}  # challenger -> (ladder, its parameters)
+    for directory in map(Path, directories):
+        man, found = _cells(directory)
+        what = _measured(man)
+        if first is None:
+            first = (directory, what)
+        elif what != first[1]:
+            raise ReportError(
+                f"{directory} and {first[0]} measure different fields, bot versions or rules: "
+                "their gains do not pool"
+            )
+        seed = man["master_seed"]
+        if seed in seeds:
+            raise ReportError(
+                f"{directory} and {seeds[seed]} share master seed {seed}: the same games, not more"
+            )
+        seeds[seed] = directory
+        for name, params in (man.get("challengers") or {}).items():
+            if name in played and played[name][1] != params:
+                raise ReportError(
+                    f"challenger {name!r} plays with other parameters in {directory} than in "
+                    f"{played[name][0]}: its gains do not pool"
+                )
+            played.setdefault(name, (directory, params))
+        for seat, challenger, pairs in found:
+            cells.setdefault((seat, challenger), []).append(pairs)
+    return [
+        _gain(seat, challenger, pl.concat(parts), confidence)
+        for (seat, challenger), parts in cells.items()
+    ]
+
+
+def _measured(man: dict[str, Any]) -> tuple:
+    """What a ladder measures: its field (specs and bot parameters, versions included), its
+    rules (variant and data digests)."""
+    config = man["config"]
+    variants = tuple(v.get("digest") for v in config.get("variants", []))
+    field = json.dumps([config["field"], man.get("strategy_params")], sort_keys=True)
+    return field, variants, config.get("data_digest")
+
+
+def _cells(directory: Path) -> tuple[dict[str, Any], list[tuple[str, str, pl.DataFrame]]]:
+    """(manifest, [(seat, challenger, pairs)]) of the ladder in ``directory``: each rung's
+    games joined to the field's of the same index; a pair that errored on either side is
+    dropped."""
+    man = manifest_mod.read(directory)
     if man is None or man.get("kind") != "ladder":
         raise ReportError(f"{directory} holds no ladder (no ladder manifest.json)")
     cols = ["lineup", "game_index", "winner", "error", *[f"vp_{f}" for f in FACTIONS]]
-    games = pl.from_arrow(dataset.read_table(Path(directory), "games", cols))
+    games = pl.from_arrow(dataset.read_table(directory, "games", cols))
     assert isinstance(games, pl.DataFrame)
     field_games = games.filter(pl.col("lineup") == FIELD)
     out = []
@@ -63,30 +121,32 @@ def gains(directory: Path, confidence: float = 0.95) -> tuple[dict[str, Any], li
             .filter(pl.col("error").is_null() & pl.col("error_field").is_null())
             .sort("game_index")
         )
-        if pairs.height == 0:
-            continue
-        w = stats.paired_win_comparison(
-            pairs.get_column("winner_field").to_list(),
-            pairs.get_column("winner").to_list(),
-            seat,
-            confidence,
-        )
-        vp = (pairs.get_column(f"vp_{seat}") - pairs.get_column(f"vp_{seat}_field")).mean()
-        out.append(
-            Gain(
-                seat,
-                challenger,
-                pairs.height,
-                w["rate_a"],
-                w["rate_b"],
-                w["diff"],
-                w["diff_low"],
-                w["diff_high"],
-                float(vp) if vp is not None else math.nan,
-                w["p_value"],
-            )
-        )
+        if pairs.height:
+            out.append((seat, challenger, pairs))
     return man, out
+
+
+def _gain(seat: str, challenger: str, pairs: pl.DataFrame, confidence: float) -> Gain:
+    """The seat's gain with ``challenger`` over its paired games ``pairs``."""
+    w = stats.paired_win_comparison(
+        pairs.get_column("winner_field").to_list(),
+        pairs.get_column("winner").to_list(),
+        seat,
+        confidence,
+    )
+    vp = (pairs.get_column(f"vp_{seat}") - pairs.get_column(f"vp_{seat}_field")).mean()
+    return Gain(
+        seat,
+        challenger,
+        pairs.height,
+        w["rate_a"],
+        w["rate_b"],
+        w["diff"],
+        w["diff_low"],
+        w["diff_high"],
+        float(vp) if vp is not None else math.nan,
+        w["p_value"],
+    )
 
 
 def exploitability(found: list[Gain]) -> dict[str, dict[str, Any]]:

@@ -88,6 +88,53 @@ def ladder(
     _, found = analysis.gains(out)
     rate = done.played / done.seconds if done.seconds > 0 else 0.0
     click.echo(f"Played {done.played} games in {done.seconds:.1f}s ({rate:.1f} games/s).")
+    _echo_gains(found)
+    click.echo(f"Ladder: {files.json}; report: {files.html}")
+    ctx.exit(3 if done.failures else 0)
+
+
+@cli.command("ladder-pool")
+@click.argument("ladders", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--json", "json_out", type=click.Path(path_type=Path), default=None, metavar="FILE",
+    help="Also write the pooled gains as JSON (ladder.json's records and exploitability).",
+)  # fmt: skip
+def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
+    """Pool the paired games of ladders of the same field and rules on different seeds.
+
+    A cell near its bound (a challenger's gain whose interval just excludes or just
+    includes 0) is read again over both ladders' games: `vsim ladder ... --seed 205 --out B`
+    after `--seed 204 --out A`, then `vsim ladder-pool A B`. Ladders of different fields, bot
+    versions, rules or challenger parameters, or of the same master seed, are refused.
+    """
+    import json
+
+    from simulate.analysis import ladder as analysis
+    from simulate.analysis.formatting import finite
+    from simulate.analysis.run import ReportError
+
+    try:
+        found = analysis.pooled_gains(list(ladders))
+    except ReportError as exc:
+        raise InputError(str(exc)) from None
+    _echo_gains(found)
+    if json_out is not None:
+        payload = {
+            "ladders": [str(p) for p in ladders],
+            "records": [g.to_json() for g in found],
+            "exploitability": finite(analysis.exploitability(found)),
+        }
+        try:
+            json_out.write_text(json.dumps(payload, indent=2, allow_nan=False) + "\n", "utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write {json_out}: {exc.strerror or exc}") from None
+        click.echo(f"Pooled gains: {json_out}")
+
+
+def _echo_gains(found: list) -> None:
+    """A line per seat and challenger, then each Faction's exploitability."""
+    from simulate.analysis import ladder as analysis
+
     for g in found:
         click.echo(
             f"{g.faction} {g.challenger:<24} gain {100 * g.gain:+6.1f} points "
@@ -95,5 +142,3 @@ def ladder(
         )
     for f, e in analysis.exploitability(found).items():
         click.echo(f"exploitability {f}: {100 * e['gain']:+.1f} points ({e['challenger']})")
-    click.echo(f"Ladder: {files.json}; report: {files.html}")
-    ctx.exit(3 if done.failures else 0)
