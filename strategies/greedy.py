@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .heuristic import checked_count, checked_flag
 from .lookahead import Candidate, Searcher, SearchStrategy
 
 TIE = 0.05  # the heuristic's own action wins near-ties (VP)
@@ -43,14 +44,10 @@ class GreedyStrategy(SearchStrategy):
         exclude: str = "",
         **params: Any,
     ) -> None:
-        if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
-            raise ValueError(f"samples must be a positive integer, got {samples!r}")
-        if not isinstance(finish, bool):
-            raise ValueError(f"finish must be true or false, got {finish!r}")
-        if not isinstance(screen, int) or isinstance(screen, bool) or screen < 0:
-            raise ValueError(f"screen must be a non-negative integer, got {screen!r}")
-        if not isinstance(expand, bool):
-            raise ValueError(f"expand must be true or false, got {expand!r}")
+        checked_count("samples", samples, 1)
+        checked_flag("finish", finish)
+        checked_count("screen", screen)
+        checked_flag("expand", expand)
         self.samples = samples
         self.expand = expand
         self.finish = finish

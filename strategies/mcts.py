@@ -33,6 +33,7 @@ import math
 import random
 from typing import Any
 
+from .heuristic import checked_count, checked_flag
 from .lookahead import Searcher, SearchStrategy
 
 
@@ -62,11 +63,8 @@ class MCTSStrategy(SearchStrategy):
             ("top", top, 1),
             ("screen", screen, 0),
         ):
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                kind = "positive" if low else "non-negative"
-                raise ValueError(f"{key} must be a {kind} integer, got {value!r}")
-        if not isinstance(expand, bool):
-            raise ValueError(f"expand must be true or false, got {expand!r}")
+            checked_count(key, value, low)
+        checked_flag("expand", expand)
         self.rollouts = rollouts
         self.horizon = horizon
         self.top = top

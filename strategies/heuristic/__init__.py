@@ -64,6 +64,22 @@ class SeatPlay(NamedTuple):
     terms: ChoiceTerms
 
 
+def checked_count(key: str, value: Any, low: int = 0) -> int:
+    """``value``, an integer of at least ``low`` (0 or 1), or ValueError in one line: the
+    counts of a seat's play and of the search bots' budgets."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        kind = "positive" if low else "non-negative"
+        raise ValueError(f"{key} must be a {kind} integer, got {value!r}")
+    return value
+
+
+def checked_flag(key: str, value: Any) -> bool:
+    """``value``, true or false, or ValueError in one line."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{key} must be true or false, got {value!r}")
+    return value
+
+
 def seat_play(weights: dict) -> SeatPlay:
     """``weights``' play parameters, checked (a bad one is refused in one line), and its
     ``play.choice.terms`` compiled."""
@@ -74,29 +90,25 @@ def seat_play(weights: dict) -> SeatPlay:
     ahead = play.get("lookahead", "none")
     if ahead not in LOOKAHEADS:
         raise ValueError(f"lookahead must be one of {', '.join(LOOKAHEADS)}, got {ahead!r}")
-    counts = {}  # every count is in weights.toml, under which any weights file is merged
-    for key, low in (
-        ("screen", 0),
-        ("lookahead_cards", 0),
-        ("mcts_cards", 0),
-        ("mcts_stop", 0),
-        ("mcts_rollouts", 1),
-        ("mcts_horizon", 0),
-        ("mcts_top", 1),
-        ("mcts_screen", 0),
-    ):
-        value = counts[key] = play[key]
-        if not isinstance(value, int) or isinstance(value, bool) or value < low:
-            kind = "positive" if low else "non-negative"
-            raise ValueError(f"{key} must be a {kind} integer, got {value!r}")
+    counts = {  # every count is in weights.toml, under which any weights file is merged
+        key: checked_count(key, play[key], low)
+        for key, low in (
+            ("screen", 0),
+            ("lookahead_cards", 0),
+            ("mcts_cards", 0),
+            ("mcts_stop", 0),
+            ("mcts_rollouts", 1),
+            ("mcts_horizon", 0),
+            ("mcts_top", 1),
+            ("mcts_screen", 0),
+        )
+    }
     if counts["mcts_cards"] and counts["mcts_stop"] >= counts["mcts_cards"]:
         raise ValueError(
             f"mcts_stop must be below mcts_cards ({counts['mcts_cards']}), "
             f"got {counts['mcts_stop']}"
         )
-    expand = play["mcts_expand"]
-    if not isinstance(expand, bool):
-        raise ValueError(f"mcts_expand must be true or false, got {expand!r}")
+    expand = checked_flag("mcts_expand", play["mcts_expand"])
     return SeatPlay(
         weights,
         mode,
