@@ -208,28 +208,35 @@ def _seats(spec: str) -> dict:
 
 def test_the_default_looks_ahead_late_in_the_sultanate_seat_only():
     # heuristic v7 (tuned.toml): DS over the last 16 cards (v16: every candidate finishes
-    # the card, no screen); the Bahmani bot's learned choice replaced its lookahead
+    # the card, no screen); the Bahmani bot's learned choice replaced its lookahead. v17:
+    # the Sultanate's end-game mcts chooses instead, the lookahead only without it
     seats = _seats("heuristic")
     assert (seats["DS"].lookahead_cards, seats["DS"]._greedy.screen) == (16, 0)
     assert seats["BK"]._greedy is None and seats["VE"]._greedy is None
+    assert _seats("heuristic:play.mcts_cards=0")["DS"]._mcts is None
 
 
-def test_the_default_plays_a_small_mcts_in_vijayanagaras_end_game_only():
-    # heuristic v15 (tuned.toml): the last 6 cards, 4 playouts of 2 candidates on average;
-    # v16: 2 cards deep, 2 other Commands and Decrees finishing the card in the screen
+def test_the_default_plays_a_small_mcts_in_the_sultanate_and_vijayanagara_end_games():
+    # heuristic v15 (tuned.toml): VE's last 6 cards, 4 playouts of 2 candidates on average;
+    # v16: 2 cards deep, 2 other Commands and Decrees finishing the card in the screen;
+    # v17: 2 playouts of 2, and the Sultanate's last 20 cards: 1 playout of 2, 2 cards
+    # deep, 6 other Commands and Decrees finishing the card
     default, fast = _seats("heuristic"), _seats("heuristic-fast")
-    search = default["VE"]._mcts
-    assert default["VE"].mcts_cards == 6
-    assert (search.rollouts, search.top, search.horizon, search.screen) == (4, 2, 2, 2)
-    assert default["DS"]._mcts is None and default["BK"]._mcts is None
+    ds, ve = default["DS"]._mcts, default["VE"]._mcts
+    assert (default["DS"].mcts_cards, default["VE"].mcts_cards) == (20, 6)
+    assert (ds.rollouts, ds.top, ds.horizon, ds.screen) == (1, 2, 2, 6)
+    assert (ve.rollouts, ve.top, ve.horizon, ve.screen) == (2, 2, 2, 2)
+    assert default["BK"]._mcts is None
     assert all(fast[f]._mcts is None for f in fast)  # the fast tier searches nothing
 
 
-def test_the_strong_tier_adds_mcts_in_the_sultanate_and_bahmani_end_games_only():
+def test_the_strong_tier_searches_the_sultanate_and_bahmani_end_games_at_mctss_budget():
     strong, default = _seats("heuristic-strong"), _seats("heuristic")
     assert (strong["DS"].mcts_cards, strong["BK"].mcts_cards) == (22, 8)
-    assert strong["DS"]._mcts is not None and strong["BK"]._mcts is not None
-    assert default["DS"]._mcts is None and default["BK"]._mcts is None
+    for f in ("DS", "BK"):  # mcts's own default budget, not the default's small one
+        search = strong[f]._mcts
+        assert (search.rollouts, search.top, search.horizon, search.screen) == (8, 4, 4, 0)
+    assert default["BK"]._mcts is None
     assert strong["VE"].weights == default["VE"].weights
 
 
@@ -299,9 +306,12 @@ def test_a_bad_end_game_budget_is_refused(key, value, message):
 
 def test_a_seat_with_the_full_lookahead_plays_as_screened_greedy():
     # issue 18, part 4: play.lookahead = "greedy-full" with play.screen = k is greedy:screen=k
-    # (over the whole game: play.lookahead_cards = 0)
+    # (over the whole game: play.lookahead_cards = 0; without the v17 end-game mcts)
     # (the default's seat values: greedy's; the fast tier keeps v12's Sultanate values)
-    spec = "heuristic:play.lookahead=greedy-full,play.screen=2,play.lookahead_cards=0"
+    spec = (
+        "heuristic:play.lookahead=greedy-full,play.screen=2,play.lookahead_cards=0,"
+        "play.mcts_cards=0"
+    )
     for seed in (3, 4):
         inside = play_game(seed, OTHERS | {"DS": spec})
         greedy = play_game(seed, OTHERS | {"DS": "greedy:screen=2"})
