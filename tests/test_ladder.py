@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import polars as pl
 import pytest
 from cli_support import invoke, listing, stops
+from scipy import stats as scipy_stats
 from statsmodels.stats.proportion import proportion_confint
 
 from simulate.analysis import ladder as analysis
@@ -76,6 +78,18 @@ def test_gains_and_intervals_agree_with_an_independent_computation(tmp_path):
         assert (g.gain_lo, g.gain_hi) == pytest.approx(_newcombe_method_10(n11, n10, n01, n00))
         vp = (pairs[f"vp_{g.faction}"] - pairs[f"vp_{g.faction}_f"]).mean()
         assert g.vp_gain == pytest.approx(vp)
+        # 5.0: the margin is the seat's VP less the best other Faction's, per game
+        change = [
+            (row[f"vp_{g.faction}"] - max(row[f"vp_{f}"] for f in others))
+            - (row[f"vp_{g.faction}_f"] - max(row[f"vp_{f}_f"] for f in others))
+            for row in pairs.iter_rows(named=True)
+        ]
+        mean = sum(change) / len(change)
+        half = (
+            scipy_stats.t.ppf(0.975, len(change) - 1) * np.std(change, ddof=1) / len(change) ** 0.5
+        )
+        assert g.margin_gain == pytest.approx(mean)
+        assert (g.margin_lo, g.margin_hi) == pytest.approx((mean - half, mean + half))
 
 
 def test_jobs_and_resume_give_the_same_rows(tmp_path):
@@ -123,6 +137,7 @@ def test_per_challenger_game_counts_and_the_ladder_json(tmp_path):
     games = {(r["faction"], r["challenger"]): r["games"] for r in data["records"]}
     assert games[("DS", "heuristic")] == 6 and games[("VE", SAME_AS_RANDOM)] == 10
     keys = {"faction", "challenger", "games", "win_field", "win_challenger", "gain"}
+    keys |= {"margin_gain", "margin_lo", "margin_hi"}
     assert keys | {"gain_lo", "gain_hi", "vp_gain"} <= set(data["records"][0])
     assert set(data["exploitability"]) == {"DS", "BK", "VE"}
     assert (out / "report" / "ladder.html").is_file() and (out / "report" / "ladder.png").is_file()

@@ -3,8 +3,10 @@
 For a seat and a challenger, the games played with the challenger in that seat are paired
 with the field-only games of the same index (same seed): the gain is the seat's win rate with
 the challenger minus with the field's bot, with Newcombe's paired interval
-(``stats.paired_win_comparison``), and the mean VP difference. A pair whose game errored on
-either side is dropped. A Faction's *exploitability* is its largest gain over challengers.
+(``stats.paired_win_comparison``), the mean VP difference, and the mean difference of the
+seat's VP margin (its VP less the best other Faction's, what decides the winner, 5.0) with a
+paired Student-t interval: a finer measure than wins, which a change of a few games hides.
+A pair whose game errored on either side is dropped. A Faction's *exploitability* is its largest gain over challengers.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ class Gain:
     gain_hi: float
     vp_gain: float
     p_value: float
+    margin_gain: float  # mean paired change of the seat's VP margin over the best other (5.0)
+    margin_lo: float
+    margin_hi: float
 
     def to_json(self) -> dict[str, Any]:
         return finite(dict(self.__dict__))
@@ -135,6 +140,8 @@ def _gain(seat: str, challenger: str, pairs: pl.DataFrame, confidence: float) ->
         confidence,
     )
     vp = (pairs.get_column(f"vp_{seat}") - pairs.get_column(f"vp_{seat}_field")).mean()
+    change = (_margin(pairs, seat, "") - _margin(pairs, seat, "_field")).to_list()
+    margin, margin_lo, margin_hi = stats.mean_interval(change, confidence)
     return Gain(
         seat,
         challenger,
@@ -146,7 +153,18 @@ def _gain(seat: str, challenger: str, pairs: pl.DataFrame, confidence: float) ->
         w["diff_high"],
         float(vp) if vp is not None else math.nan,
         w["p_value"],
+        margin,
+        margin_lo,
+        margin_hi,
     )
+
+
+def _margin(pairs: pl.DataFrame, seat: str, suffix: str) -> pl.Series:
+    """The seat's VP less the best other Faction's in each game (5.0; ties broken by
+    Resources are not counted)."""
+    others = [pairs.get_column(f"vp_{f}{suffix}") for f in FACTIONS if f != seat]
+    best = pl.DataFrame(others).max_horizontal()
+    return pairs.get_column(f"vp_{seat}{suffix}") - best
 
 
 def exploitability(found: list[Gain]) -> dict[str, dict[str, Any]]:
@@ -199,7 +217,8 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
         "provisional": man.get("provisional", {}).get("any", True),
         "gains": render.table(
             ["seat", "challenger", "paired games", "win rate (field bot)"]
-            + ["win rate (challenger)", "gain", f"{lvl} paired CI", "mean VP gain"],
+            + ["win rate (challenger)", "gain", f"{lvl} paired CI", "mean VP gain"]
+            + ["VP margin gain", f"{lvl} paired CI (margin)"],
             [
                 (
                     g.faction,
@@ -210,6 +229,8 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
                     pp(g.gain),
                     pp_ci(g.gain_lo, g.gain_hi),
                     f"{g.vp_gain:+.2f}",
+                    f"{g.margin_gain:+.2f}",
+                    f"[{g.margin_lo:+.2f}, {g.margin_hi:+.2f}]",
                 )
                 for g in found
             ],

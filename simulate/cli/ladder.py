@@ -138,7 +138,8 @@ def _echo_gains(found: list) -> None:
     for g in found:
         click.echo(
             f"{g.faction} {g.challenger:<24} gain {100 * g.gain:+6.1f} points "
-            f"[{100 * g.gain_lo:+.1f}, {100 * g.gain_hi:+.1f}] over {g.games} paired games"
+            f"[{100 * g.gain_lo:+.1f}, {100 * g.gain_hi:+.1f}] over {g.games} paired games; "
+            f"VP margin {g.margin_gain:+.2f} [{g.margin_lo:+.2f}, {g.margin_hi:+.2f}]"
         )
     for f, e in analysis.exploitability(found).items():
         click.echo(f"exploitability {f}: {100 * e['gain']:+.1f} points ({e['challenger']})")
