@@ -132,7 +132,7 @@ class HeuristicStrategy:
     per seat by ``vsim tune-bots`` (``tuned.toml``)."""
 
     name = "heuristic"
-    version = "v17"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
+    version = "v18"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
     # v3: and the Sultanate's lookahead over every Command and Decree (screened, issue 18);
     # v4: the Sultanate's over the last 24 cards only, the Bahmani bot's over the last 8;
     # v5: and the choice of each turn's option learned from search values (choice.toml);
@@ -149,7 +149,7 @@ class HeuristicStrategy:
     # v16: the Sultanate's lookahead finishes every candidate's card, Vijayanagara's mcts
     # plays 2 cards deep with a screen (cheaper);
     # v17: the Sultanate's last 20 cards played by a small mcts, Vijayanagara's with half the
-    # playouts
+    # playouts; v18: Vijayanagara's with half again (1 playout of each of its 2 candidates)
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE)
     description = "rule-based bot per faction, weights tuned by self-play (tuned.toml)"
     keep_caches = True  # False: the bots recompute every value at every decision (a test)
@@ -384,7 +384,7 @@ class HeuristicFastStrategy(HeuristicStrategy):
     ``heuristic``."""
 
     name = "heuristic-fast"
-    version = "v17-fast"
+    version = "v18-fast"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, FAST_FILE)
     description = "the tuned heuristic without the one-card lookaheads (fast tier)"
 
@@ -400,6 +400,6 @@ class HeuristicStrongStrategy(HeuristicStrategy):
     a stronger field."""
 
     name = "heuristic-strong"
-    version = "v17-strong"
+    version = "v18-strong"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, STRONG_FILE)
     description = "the default with mcts in the DS and BK end games (slower, stronger tier)"
