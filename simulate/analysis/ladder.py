@@ -6,7 +6,8 @@ the challenger minus with the field's bot, with Newcombe's paired interval
 (``stats.paired_win_comparison``), the mean VP difference, and the mean difference of the
 seat's VP margin (its VP less the best other Faction's, what decides the winner, 5.0) with a
 paired Student-t interval: a finer measure than wins, which a change of a few games hides.
-A pair whose game errored on either side is dropped. A Faction's *exploitability* is its largest gain over challengers.
+A pair whose game errored on either side is dropped. A Faction's *exploitability* is its
+largest gain over challengers.
 """
 
 from __future__ import annotations
