@@ -288,6 +288,13 @@ def test_an_end_game_search_that_would_never_play_is_refused():
         make("heuristic").__class__(**{"play.mcts_cards": 6, "play.mcts_stop": 6})
 
 
+def test_a_parameter_refused_by_one_seats_values_names_that_seat():
+    # a spec's play parameter applies to every seat's values (tuned.toml): Vijayanagara's
+    # search covers its last 6 cards, so a stop at 16 is refused there, and the error says so
+    with pytest.raises(ValueError, match=r"^in the VE seat: mcts_stop must be below mcts_cards"):
+        make("heuristic").__class__(**{"play.mcts_stop": 16})
+
+
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [

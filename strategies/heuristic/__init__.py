@@ -174,7 +174,10 @@ class HeuristicStrategy:
         self.lookahead = True  # False: never weigh the Event (the bots a search plays with)
         self._use(None)  # checks every override
         for seat in self.base_weights.get("seat") or {}:
-            self._use(seat)  # and every seat's
+            try:
+                self._use(seat)  # and every seat's (a spec's parameter applies to each)
+            except ValueError as exc:
+                raise ValueError(f"in the {seat} seat: {exc}") from None
         self._use(None)
         self.recorder = None  # called with (card, faction, gains) when the bot simulates
         self.bot = None
