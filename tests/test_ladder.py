@@ -228,10 +228,23 @@ def test_ladders_of_one_seed_or_of_other_fields_do_not_pool(tmp_path):
     _ladder(tmp_path / "a", games=("6",), seed=5)
     _ladder(tmp_path / "same", games=("6",), seed=5)
     _ladder(tmp_path / "other", games=("6",), seed=6, field=(f"all={SAME_AS_RANDOM}",))
-    with pytest.raises(ReportError, match="share master seed 5: the same games, not more"):
+    with pytest.raises(ReportError, match=r"share master seed 5 for .+: the same games, not more"):
         analysis.pooled_gains([tmp_path / "a", tmp_path / "same"])
     with pytest.raises(ReportError, match="measure different fields"):
         analysis.pooled_gains([tmp_path / "a", tmp_path / "other"])
+
+
+def test_ladders_of_one_seed_pool_the_cells_they_do_not_share(tmp_path):
+    # other challengers on the same games (one master seed) add cells, not games: each cell
+    # pools only the ladders that play it
+    _ladder(tmp_path / "a", games=("6",), seed=5)
+    _ladder(tmp_path / "b", games=("6",), seed=6)
+    _ladder(tmp_path / "c", games=("6",), challengers=(SAME_AS_RANDOM,), seed=5)
+    pooled = analysis.pooled_gains([tmp_path / "a", tmp_path / "b", tmp_path / "c"])
+    games = {(g.faction, g.challenger): g.games for g in pooled}
+    assert len(games) == 6
+    assert {n for (_, c), n in games.items() if c == "heuristic"} == {12}
+    assert {n for (_, c), n in games.items() if c == SAME_AS_RANDOM} == {6}
 
 
 def test_ladder_pool_prints_and_writes_the_pooled_gains(tmp_path):

@@ -56,14 +56,15 @@ def gains(directory: Path, confidence: float = 0.95) -> tuple[dict[str, Any], li
 
 
 def pooled_gains(directories: list[Path], confidence: float = 0.95) -> list[Gain]:
-    """The gains of several ladders of the same field, rules and challengers on different
-    master seeds, each cell's paired games pooled: a second seed for a cell near its bound.
+    """The gains of several ladders of the same field and rules, each cell's paired games
+    pooled over the ladders that play it: a second seed for a cell near its bound. Ladders of
+    one master seed pool only if they share no cell (other challengers on the same games).
     ReportError (one line) for ladders that do not pool."""
     if len(directories) < 2:
         raise ReportError("pooling needs at least two ladders")
     cells: dict[tuple[str, str], list[pl.DataFrame]] = {}
     first: tuple[Path, tuple] | None = None
-    seeds: dict[int, Path] = {}
+    seeds: dict[tuple[str, str], dict[int, Path]] = {}  # cell -> master seed -> its ladder
     played: dict[str, tuple[Path, Any]] = {}  # challenger -> (ladder, its parameters)
     for directory in map(Path, directories):
         man, found = _cells(directory)
@@ -76,11 +77,6 @@ def pooled_gains(directories: list[Path], confidence: float = 0.95) -> list[Gain
                 "their gains do not pool"
             )
         seed = man["master_seed"]
-        if seed in seeds:
-            raise ReportError(
-                f"{directory} and {seeds[seed]} share master seed {seed}: the same games, not more"
-            )
-        seeds[seed] = directory
         for name, params in (man.get("challengers") or {}).items():
             if name in played and played[name][1] != params:
                 raise ReportError(
@@ -89,6 +85,13 @@ def pooled_gains(directories: list[Path], confidence: float = 0.95) -> list[Gain
                 )
             played.setdefault(name, (directory, params))
         for seat, challenger, pairs in found:
+            owners = seeds.setdefault((seat, challenger), {})
+            if seed in owners:
+                raise ReportError(
+                    f"{directory} and {owners[seed]} share master seed {seed} for {challenger} "
+                    f"in {seat}'s seat: the same games, not more"
+                )
+            owners[seed] = directory
             cells.setdefault((seat, challenger), []).append(pairs)
     return [
         _gain(seat, challenger, pl.concat(parts), confidence)

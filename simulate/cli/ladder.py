@@ -104,8 +104,9 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
 
     A cell near its bound (a challenger's gain whose interval just excludes or just
     includes 0) is read again over both ladders' games: `vsim ladder ... --seed 205 --out B`
-    after `--seed 204 --out A`, then `vsim ladder-pool A B`. Ladders of different fields, bot
-    versions, rules or challenger parameters, or of the same master seed, are refused.
+    after `--seed 204 --out A`, then `vsim ladder-pool A B`. Each cell pools the ladders that
+    play it. Ladders of different fields, bot versions, rules or challenger parameters, or of
+    the same master seed with a cell in common, are refused.
     """
     import json
 
