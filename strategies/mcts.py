@@ -18,7 +18,10 @@ from the bot's own generator:
    uses the same copy and dice (common random numbers).
 
 The budget is counted in playouts, not time, so a game is reproducible from its seed. The
-candidate with the best mean wins. Every other decision is the heuristic's.
+candidate with the best mean wins. Every other decision is the heuristic's. A heuristic
+seat's end-game search may carry a fitted prior (``play.mcts_rank``, ``mcts_pick``;
+``strategies/prior.py``): terms by the kind of move added to the screen's ranking, and a pick
+among the survivors weighing their margin after the card with their playouts.
 
 Parameters: ``rollouts`` (default 8), ``horizon`` (default 4), ``top`` (default 4),
 ``policy`` (default ``heuristic``), ``c`` (UCB1 exploration, in VP, default 1.0),
@@ -35,6 +38,7 @@ from typing import Any
 
 from .heuristic import checked_count, checked_flag
 from .lookahead import Searcher, SearchStrategy
+from .prior import Prior, features
 
 
 class MCTSStrategy(SearchStrategy):
@@ -72,6 +76,8 @@ class MCTSStrategy(SearchStrategy):
         self.win_bonus = float(win_bonus)
         self.expand = expand
         self.screen = screen
+        self.prior: Prior | None = None  # a heuristic seat's end-game search may have one
+        self.window = 0
         self.search = Searcher(weights, params, rollout=policy, exclude=exclude)
         self.params: dict[str, Any] = dict(sorted(params.items()))
         self.params.update(
@@ -96,14 +102,18 @@ class MCTSStrategy(SearchStrategy):
         top: int = 4,
         expand: bool = True,
         screen: int = 0,
+        prior: Prior | None = None,
+        window: int = 0,
     ) -> MCTSStrategy:
         """mcts over ``base``'s plans (a heuristic bot that never weighs the Event), with
         its default budget unless given: the end-game search a heuristic seat plays with
-        ``play.mcts_cards`` (and ``play.mcts_rollouts``, ``mcts_horizon``, ``mcts_top``,
-        ``mcts_expand``, ``mcts_screen``)."""
+        ``play.mcts_cards`` (its ``window``) and ``play.mcts_rollouts``, ``mcts_horizon``,
+        ``mcts_top``, ``mcts_expand``, ``mcts_screen`` and the ``prior`` of ``mcts_rank``
+        and ``mcts_pick`` (``strategies/prior.py``)."""
         bot = cls.__new__(cls)
         bot.rollouts, bot.horizon, bot.top = rollouts, horizon, top
         bot.c, bot.win_bonus, bot.expand, bot.screen = 1.0, 2.0, expand, screen
+        bot.prior, bot.window = prior, window
         bot.search = Searcher.around(base)
         bot.params = {"rollouts": rollouts, "horizon": horizon, "top": top, "expand": expand}
         if screen:
@@ -128,16 +138,33 @@ class MCTSStrategy(SearchStrategy):
                 worlds.append((obs.determinise(self.rng), self.rng.getrandbits(32)))
             return worlds[k]
 
-        # 1. screen: one card deep, like greedy (and its own-turn screen with ``screen``)
-        if len(cands) > self.top:
+        # 1. screen: one card deep, like greedy (and its own-turn screen with ``screen``);
+        # a prior corrects the ranking by the kind of move and needs every survivor's card
+        prior = self.prior
+        card: list[float] = []
+        feats: list[tuple] = []
+        late = 0.0
+        if len(cands) > self.top or (prior is not None and prior.picks):
             state, dice = world(0)
             if self.screen and self.expand:
                 default = search.base.bot.last.get("choice")
                 scores = search.screened(cands, [(state, dice)], default, self.screen)
             else:
                 scores = [search.margin(search.play(state, c, dice, True)) for c in cands]
-            screened = sorted(range(len(cands)), key=lambda i: -scores[i])
-            cands = [cands[i] for i in sorted(screened[: self.top])]
+            ranked = scores
+            if prior is not None:
+                late = 1.0 - obs.cards_remaining / self.window if self.window else 0.0
+                feats = [features(c.action, c.plan, search.is_own(c)) for c in cands]
+                ranked = [
+                    x + prior.bias(prior.rank, f, late) if x > -1e17 else x
+                    for x, f in zip(scores, feats, strict=True)
+                ]
+            screened = sorted(range(len(cands)), key=lambda i: -ranked[i])
+            kept = sorted(screened[: self.top])
+            cands = [cands[i] for i in kept]
+            card = [scores[i] for i in kept]
+            if prior is not None:
+                feats = [feats[i] for i in kept]
         # 2. search: UCB1 over the survivors, playouts on shared worlds
         n = len(cands)
         visits = [0] * n
@@ -160,7 +187,17 @@ class MCTSStrategy(SearchStrategy):
                 key=lambda i: (totals[i] / visits[i] + self.c * math.sqrt(log_t / visits[i]), -i),
             )
             playout(best_i)
-        best_i = max(range(n), key=lambda i: (totals[i] / visits[i], visits[i], -i))
+        if prior is not None and prior.picks:
+            w_card, w_out = prior.card, prior.playouts
+            value = [
+                w_card * card[i]
+                + w_out * totals[i] / visits[i]
+                + prior.bias(prior.pick, feats[i], late)
+                for i in range(n)
+            ]
+        else:
+            value = [totals[i] / visits[i] for i in range(n)]
+        best_i = max(range(n), key=lambda i: (value[i], visits[i], -i))
         chosen = cands[best_i]
         search.base.bot.plan = dict(chosen.plan)
         return chosen.action

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from simulate.rules.pieces import INDEX
+from strategies.prior import compile_prior
 
 from . import event_table
 from .bahmani import BahmaniBot
@@ -35,6 +36,7 @@ from .common import SIDES, ChoiceTerms, compile_terms
 from .evaluation import (
     CHOICE_FILE,
     FAST_FILE,
+    PRIOR_FILE,
     STRONG_FILE,
     TUNED_FILE,
     Evaluator,
@@ -62,6 +64,7 @@ class SeatPlay(NamedTuple):
     # its end-game mcts's rollouts, horizon, top, expand and screen
     mcts_budget: tuple[int, int, int, bool, int]
     terms: ChoiceTerms
+    mcts_prior: Any  # its end-game mcts's fitted prior (strategies/prior.py), or None
 
 
 def checked_count(key: str, value: Any, low: int = 0) -> int:
@@ -124,6 +127,7 @@ def seat_play(weights: dict) -> SeatPlay:
             counts["mcts_screen"],
         ),
         compile_terms(play["choice"]["terms"]),
+        compile_prior(play["mcts_rank"], play["mcts_pick"]),
     )
 
 
@@ -132,7 +136,7 @@ class HeuristicStrategy:
     per seat by ``vsim tune-bots`` (``tuned.toml``)."""
 
     name = "heuristic"
-    version = "v18"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
+    version = "v19"  # v1: weights.toml alone; v2: with the tuned seat values of tuned.toml;
     # v3: and the Sultanate's lookahead over every Command and Decree (screened, issue 18);
     # v4: the Sultanate's over the last 24 cards only, the Bahmani bot's over the last 8;
     # v5: and the choice of each turn's option learned from search values (choice.toml);
@@ -149,8 +153,10 @@ class HeuristicStrategy:
     # v16: the Sultanate's lookahead finishes every candidate's card, Vijayanagara's mcts
     # plays 2 cards deep with a screen (cheaper);
     # v17: the Sultanate's last 20 cards played by a small mcts, Vijayanagara's with half the
-    # playouts; v18: Vijayanagara's with half again (1 playout of each of its 2 candidates)
-    layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE)
+    # playouts; v18: Vijayanagara's with half again (1 playout of each of its 2 candidates);
+    # v19: the Sultanate's small mcts ranks and picks with a prior fitted to mcts's own
+    # budget's values (prior.toml, strategies/prior.py)
+    layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, PRIOR_FILE)
     description = "rule-based bot per faction, weights tuned by self-play (tuned.toml)"
     keep_caches = True  # False: the bots recompute every value at every decision (a test)
 
@@ -230,6 +236,7 @@ class HeuristicStrategy:
         self.mcts_cards = play.mcts_cards
         self.mcts_stop = play.mcts_stop
         self.mcts_budget = play.mcts_budget
+        self.mcts_prior = play.mcts_prior
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
         self.faction = INDEX[faction]
@@ -275,7 +282,9 @@ class HeuristicStrategy:
         from strategies.mcts import MCTSStrategy
 
         base = self._planner()
-        search = MCTSStrategy.around(base, *self.mcts_budget)
+        search = MCTSStrategy.around(
+            base, *self.mcts_budget, prior=self.mcts_prior, window=self.mcts_cards
+        )
         search.new_game(faction, random.Random(rng.getrandbits(32)), rules)
         return search
 
@@ -387,7 +396,7 @@ class HeuristicFastStrategy(HeuristicStrategy):
     ``heuristic``."""
 
     name = "heuristic-fast"
-    version = "v18-fast"
+    version = "v19-fast"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, FAST_FILE)
     description = "the tuned heuristic without the one-card lookaheads (fast tier)"
 
@@ -403,6 +412,6 @@ class HeuristicStrongStrategy(HeuristicStrategy):
     a stronger field."""
 
     name = "heuristic-strong"
-    version = "v18-strong"
+    version = "v19-strong"
     layers: tuple[Path, ...] = (TUNED_FILE, CHOICE_FILE, STRONG_FILE)
     description = "the default with mcts in the DS and BK end games (slower, stronger tier)"

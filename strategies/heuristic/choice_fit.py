@@ -38,6 +38,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import tomli_w
@@ -201,11 +202,17 @@ def collect(
         (seed, s, min(CHUNK, games - s), spec, rollouts, horizon, tuple(seats), cache, tag, by)
         for s in range(0, games, CHUNK)
     ]
+    return played(_play, tasks, jobs)
+
+
+def played(play: Any, tasks: list[tuple], jobs: int) -> list:
+    """The rows of ``play(task)`` for every task, in task order whatever ``jobs`` (worker
+    processes): a fit's games, chunk by chunk."""
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            parts = list(pool.map(_play, tasks))
+            parts = list(pool.map(play, tasks))
     else:
-        parts = [_play(t) for t in tasks]
+        parts = [play(t) for t in tasks]
     return [row for part in parts for row in part]
 
 

@@ -28,6 +28,7 @@ TUNED_FILE = Path(__file__).with_name("tuned.toml")  # the default lineup's seat
 CHOICE_FILE = Path(__file__).with_name("choice.toml")  # its learned choice, over those
 STRONG_FILE = Path(__file__).with_name("strong.toml")  # the strong tier's, over those
 FAST_FILE = Path(__file__).with_name("fast.toml")  # the fast tier's, over those
+PRIOR_FILE = Path(__file__).with_name("prior.toml")  # the default's end-game search prior
 
 
 def _read(path: str) -> dict:

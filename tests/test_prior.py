@@ -1,0 +1,133 @@
+"""The end-game search's fitted prior (``strategies/prior.py``, ``play.mcts_rank`` and
+``mcts_pick``; issue 18, part 4) and its fit (``strategies/heuristic/prior_fit.py``): terms are
+checked in one line, a term steers which kind of move (2.3.3) the search plays, the default
+lineup plays its prior and its tiers do not, and the fit is deterministic."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from simulate import play_game
+from simulate.rules.ruleset import load_rules
+from strategies.heuristic import prior_fit
+from strategies.prior import compile_prior, features
+from strategies.registry import make
+
+OTHERS = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
+
+
+def test_an_empty_prior_is_no_prior():
+    assert compile_prior({}, {}) is None
+
+
+@pytest.mark.parametrize(
+    "rank, pick, match",
+    [
+        ({"c:fly": 1.0}, {}, r"play\.mcts_rank: unknown term 'c:fly'"),
+        ({}, {"d:conscript*late": 1.0}, r"play\.mcts_pick: unknown term 'd:conscript\*late'"),
+        ({"own": "high"}, {}, r"play\.mcts_rank\.own must be a number, got 'high'"),
+        ({}, {"card": True}, r"play\.mcts_pick\.card must be a number, got True"),
+    ],
+)
+def test_a_bad_prior_term_is_refused_in_one_line(rank, pick, match):
+    with pytest.raises(ValueError, match=match) as err:
+        compile_prior(rank, pick)
+    assert "\n" not in str(err.value)
+
+
+def test_a_bad_prior_in_a_weights_file_names_the_seat(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[seat.DS.play.mcts_pick]\n"c:fly" = 1.0\n')
+    with pytest.raises(ValueError, match="in the DS seat: play.mcts_pick: unknown term"):
+        make(f"heuristic:weights={bad}")
+
+
+def test_the_pick_weighs_the_card_and_the_playouts_and_adds_its_terms():
+    prior = compile_prior({}, {"card": 0.3, "playouts": 0.4, "c:march": 1.0, "c:march*late": -2.0})
+    assert (prior.card, prior.playouts, prior.picks) == (0.3, 0.4, True)
+    march = features("command", {"command": "march"}, own=False)
+    assert prior.bias(prior.pick, march, 0.0) == 1.0
+    assert prior.bias(prior.pick, march, 0.5) == 0.0  # 1.0 - 0.5 * 2.0
+
+
+def test_a_candidate_is_described_by_its_action_command_decree_side_and_ownership():
+    # 2.3.3: the action and its Command and Decree; 2.3.4: the Event by side
+    assert features("command_decree", {"command": "govern", "decree": "campaign"}, own=True) == (
+        "a:command_decree",
+        "c:govern",
+        "d:campaign",
+        "own",
+    )
+    assert features("event", {"side": "shaded"}, own=False) == ("a:event", "s:shaded")
+
+
+class Spy:
+    """A seat's bot whose top-level choices in its end-game search's window are recorded."""
+
+    def __init__(self, spec: str) -> None:
+        self.bot = make(spec)
+        self.passes: list[bool] = []
+
+    def new_game(self, faction, rng, rules) -> None:
+        self.bot.new_game(faction, rng, rules)
+
+    def choose(self, obs, decision):
+        choice = self.bot.choose(obs, decision)
+        searched = 0 < obs.cards_remaining <= self.bot.mcts_cards
+        offered = "pass" in decision.options and len(decision.options) > 1
+        if decision.kind == "action" and searched and offered:
+            self.passes.append(choice == "pass")
+        return choice
+
+
+def _passes(tmp_path, table: str) -> list[bool]:
+    weights = tmp_path / "prior.toml"
+    weights.write_text(table)
+    spy = Spy(f"heuristic:weights={weights}")
+    for seed in (3, 4):
+        play_game(seed, OTHERS | {"DS": spy})
+    return spy.passes
+
+
+def test_a_prior_term_steers_the_end_game_search_to_that_move(tmp_path):
+    # a huge bias for Pass (2.3.3) in both the ranking and the pick: the Sultanate's
+    # end-game search passes whenever it may; without the prior it does not
+    steer = '[seat.DS.play]\nmcts_rank = { "a:pass" = 100.0 }\nmcts_pick = { "a:pass" = 100.0 }\n'
+    steered = _passes(tmp_path, steer)
+    plain = _passes(tmp_path, "[seat.DS.play]\nmcts_top = 2\n")
+    assert steered and all(steered)
+    assert len(plain) >= len(steered) // 2 and not all(plain)
+
+
+def test_the_default_lineup_plays_its_prior_and_its_tiers_do_not():
+    rules = load_rules()
+
+    def prior(spec: str):
+        bot = make(spec)
+        bot.new_game("DS", random.Random(1), rules)
+        return None if bot._mcts is None else bot._mcts.prior
+
+    assert prior("heuristic") is not None
+    assert prior("heuristic-strong") is None  # mcts's own budget: its playouts, no prior
+    assert prior("heuristic-fast") is None and prior("heuristic-v1") is None
+
+
+def test_the_prior_fit_is_deterministic_and_writes_a_prior_the_bot_plays(tmp_path):
+    outs = []
+    for name in ("a.toml", "b.toml"):
+        out = tmp_path / name
+        args = ["--games", "5", "--seed", "3", "--rollouts", "1", "--horizon", "1"]
+        assert prior_fit.main([*args, "--out", str(out)]) == 0
+        outs.append(out)
+    body = [p.read_text().split("\n\n", 1)[1] for p in outs]  # past the header (its timing)
+    assert body[0] == body[1]
+    bot = make(f"heuristic:weights={outs[0]}")
+    bot.new_game("DS", random.Random(1), load_rules())
+    assert bot._mcts.prior.picks and bot._mcts.prior.rank[0]
+
+
+def test_the_prior_fit_refuses_a_bad_budget_in_one_line(capsys):
+    assert prior_fit.main(["--games", "2"]) == 2
+    assert capsys.readouterr().out.count("\n") == 1
