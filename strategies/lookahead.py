@@ -244,9 +244,7 @@ class Searcher:
         started: dict[tuple[int, int], tuple] = {}  # (candidate, world) -> its copy, paused
         screened: dict[int, float] = {}
         for i, cand in enumerate(cands):
-            if self.is_own(cand):
-                continue
-            if cand.action in COMMANDS and (cand.plan.get("force") or cand.action != default):
+            if self.screens(cand, default):
                 total = 0.0
                 for w, (state, dice) in enumerate(worlds):
                     ctx = self.start(state, cand, dice)
@@ -266,6 +264,14 @@ class Searcher:
                     total += self.margin(self.play(state, cand, dice, True))
             scores[i] = total / n
         return scores
+
+    def screens(self, cand: Candidate, default: str | None) -> bool:
+        """Whether the screen ranks ``cand`` by the position after its own turn: a Command
+        or Decree (3.0) other than what the heuristic would play (``own``) and than the
+        action it valued best (``default``); every other candidate finishes its card."""
+        if self.is_own(cand) or cand.action not in COMMANDS:
+            return False
+        return bool(cand.plan.get("force")) or cand.action != default
 
     def is_own(self, cand: Candidate) -> bool:
         """Whether ``cand`` is what the heuristic itself would play (``own``)."""

@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 KINDS = {"a": "action", "c": "command", "d": "decree", "s": "side"}
-SIDES = ("unshaded", "shaded")  # 2.3.4
 LATE = "*late"
 
 
@@ -54,7 +53,7 @@ def features(action: str, plan: dict, own: bool) -> tuple:
 
 def _known(rules: Any) -> set[str]:
     from .heuristic.common import NONE
-    from .lookahead import ACTIONS
+    from .lookahead import ACTIONS, SIDES  # 2.3.3, 2.3.4
 
     # NONE: a Decree without a Command (the heuristic's plan when no Command pays)
     names = {f"a:{a}" for a in ACTIONS} | {f"s:{s}" for s in SIDES} | {"own", f"c:{NONE}"}

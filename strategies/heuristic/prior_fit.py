@@ -105,12 +105,10 @@ class Recorder:
             value = [
                 mcts.score(s.play(st, c, d, True, self.horizon or None)) for st, d in worlds[2:]
             ]
-            screened = c.action in ("command_decree", "command", "limited") and not s.is_own(c)
-            screened = screened and bool(c.plan.get("force") or c.action != default)
             out.append(
                 {
                     "f": features(c.action, c.plan, s.is_own(c)),
-                    "screened": screened,
+                    "screened": s.screens(c, default),
                     "turn": turn,
                     "card": card,
                     "playout": playout,
