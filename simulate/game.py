@@ -19,6 +19,7 @@ from .rules.pieces import (
     MONGOL,
     NAMES,
     NK,
+    QASBAH,
     TEMPLE,
     UNITS_OF,
     VE,
@@ -75,6 +76,7 @@ def _snapshot(
         p[rules.punjab * NK + MONGOL],
         p[rules.delhi * NK + MONGOL],
     )
+    qasbahs = sum(p[QASBAH::NK])
     out = []
     for f in FACTIONS:
         u1, u2 = UNITS_OF[f]
@@ -98,6 +100,7 @@ def _snapshot(
                 mp,
                 pj,
                 dl,
+                qasbahs,
             )
         )
     return out
@@ -161,6 +164,8 @@ def _result(rules: Rules, st: GameState, seed: int, turns: list, log: list | Non
         forts_end=sum(p[s * NK + FORT] for s in provinces),
         temples_end=sum(p[s * NK + TEMPLE] for s in provinces),
         troops_lost_to_mongols=st.mongol_kills,
+        qasbahs_end=sum(p[QASBAH::NK]),
+        qasbahs_lost_to_mongols=st.qasbah_kills,
         turns=tuple(turns),
         actions=None if log is None else tuple(ActionRecord(*row) for row in log),
     )

@@ -28,6 +28,7 @@ class TurnRecord(NamedTuple):
     mongols_mountain_passes: int
     mongols_punjab: int
     mongols_delhi: int
+    qasbahs: int  # Qasbahs on the map, Delhi and the Mongol Regions included (3.2.3)
 
 
 class ActionRecord(NamedTuple):
@@ -59,5 +60,7 @@ class GameResult:
     forts_end: int
     temples_end: int
     troops_lost_to_mongols: int  # Sultanate Units removed by Mongol attacks and plunder
+    qasbahs_end: int  # Qasbahs on the map at the end (every space)
+    qasbahs_lost_to_mongols: int  # Qasbahs removed by Mongol attacks (3.5.3, 2.6)
     turns: tuple[TurnRecord, ...] = field(default=())
     actions: tuple[ActionRecord, ...] | None = None

@@ -72,6 +72,9 @@ values are absolute, not deltas; a ``{...}`` table is merged into the base key b
     plunder_floor = 3             # 0..24
     keep_after_plunder = 3        # 0..12
 
+    [readings]                    # -> raw["rules"]["readings"]: the other reading of a rule
+    mongol_commands_optional = true   # any key listed in rules.yaml `readings`, true or false
+
 Variant-made map edits are marked ``confidence: variant`` (edited Prosperity and added
 adjacencies) so that reports can say where a number came from.
 
@@ -169,6 +172,7 @@ class _Names:
     flags: frozenset[str]
     adjacent: frozenset[frozenset[str]]
     not_adjacent: dict[frozenset[str], str]  # pair -> rule
+    readings: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -363,12 +367,19 @@ class _Pairs(_Spec):
 
 @dataclass(frozen=True)
 class _Flags(_Spec):
+    """A table of true/false keys named in rules.yaml: the optional rules (``flags``) or the
+    readings of disputed rules (``readings``)."""
+
+    group: str = "flags"
+
     def check(self, value: Any, path: str, ctx: _Ctx) -> None:
         for key, v in _table(value, path).items():
             where = _join(path, key)
-            if ctx.names is not None and key not in ctx.names.flags:
-                known = ", ".join(sorted(ctx.names.flags))
-                raise _Bad(where, f"unknown key (rule flags: {known})")
+            known_keys = getattr(ctx.names, self.group) if ctx.names is not None else None
+            if known_keys is not None and key not in known_keys:
+                known = ", ".join(sorted(known_keys))
+                label = "rule flags" if self.group == "flags" else "readings"
+                raise _Bad(where, f"unknown key ({label}: {known})")
             _Bool().check(v, where, ctx)
 
 
@@ -399,6 +410,7 @@ SCHEMA = _Table(
         "name": _Line(),
         "description": _Line(),
         "rules": _Flags(),
+        "readings": _Flags("readings"),
         "setup": _Table(
             {
                 "resources": _ByFaction(_Int(0, 24)),
@@ -474,6 +486,7 @@ def _names(raw: dict[str, Any]) -> _Names:
         spaces = {s["name"]: s.get("kind", "") for s in raw["map"]["spaces"]}
         pieces = {name: p.get("faction", "") for name, p in raw["pieces"]["pieces"].items()}
         flags = frozenset((raw["rules"].get("flags") or {}).keys())
+        readings = frozenset((raw["rules"].get("readings") or {}).keys())
         adjacent = frozenset(frozenset(e["pair"]) for e in raw["map"].get("adjacent") or ())
         not_adjacent = {
             frozenset(e["pair"]): str(e.get("rule", ""))
@@ -481,7 +494,7 @@ def _names(raw: dict[str, Any]) -> _Names:
         }
     except (KeyError, TypeError, AttributeError) as exc:
         raise DataError(f"base data: malformed map, pieces or rules ({exc!r})") from None
-    return _Names(spaces, pieces, flags, adjacent, not_adjacent)
+    return _Names(spaces, pieces, flags, adjacent, not_adjacent, readings)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -630,7 +643,7 @@ def apply_variant(raw: dict[str, Any], variant: Variant) -> dict[str, Any]:
     if "events_file" in deck_edits and folder is not None:  # a file variant: checked above
         out["events_path"] = _events_file(deck_edits["events_file"], folder)
 
-    for section in ("combat", "decrees", "mongols"):
+    for section in ("combat", "decrees", "mongols", "readings"):
         if section in c:
             out["rules"].setdefault(section, {}).update(copy.deepcopy(c[section]))
     if "pass_income" in c.get("sequence", {}):

@@ -100,3 +100,15 @@ def test_random_games_keep_every_invariant_after_every_action(seed):
     rule hold after every action of random games (1.4-1.10)."""
     r = play_game(seed, on_action=_check)
     assert 29 <= r.cards_played <= 35  # three stacks + Succession cards, then up to stack 4 (2.1)
+
+
+def test_the_records_count_qasbahs_and_those_the_mongols_took(rules):
+    # 3.2.3 lets Qasbahs stand in Delhi and the Mongol Regions, where 3.5.3's attacks meet
+    # them: the games table counts them at the end and those lost, the per-card table after
+    # each card. Seed 5 (random bots) loses a Qasbah to the Mongols.
+    result = play_game(5, "random")
+    assert result.qasbahs_lost_to_mongols >= 1
+    assert result.turns[-1].qasbahs == result.qasbahs_end
+    placed = [t.qasbahs for t in result.turns if t.faction == "DS"]
+    assert max(placed) >= result.qasbahs_end >= 0
+    assert result.qasbahs_end <= rules.totals[2]  # piece type 2: the Qasbahs (1.4)

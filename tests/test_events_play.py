@@ -89,17 +89,48 @@ def test_executing_the_event_takes_the_fork_and_logs_the_side(rules):
     assert ctx.state.eligible == [False, True, True]  # 2.3.7: the executor goes Ineligible
 
 
-def test_only_sides_that_can_take_effect_are_offered_else_both(rules):
-    # 2.3.4 "as much as possible": a side that would do nothing is not offered, unless
-    # neither side could do anything
+def test_both_sides_are_offered_even_when_one_can_do_nothing(rules):
+    # 2.3.4 "The executing Faction may select either the unshaded or shaded text to carry out"
     ctx = make_ctx(rules)
     card = rules.deck.event(21)
-    assert events.side_options(ctx, card, BK) == ("unshaded",)  # no Amir, already Tributary
-    ctx = make_ctx(rules, empty_state(rules))
-    put(ctx, "Andhra", raja=rules.totals[P.PT_RAJA])  # no Raja Available
-    put(ctx, "Karnataka", temple=1)  # stacking: no second Temple
-    card = rules.deck.event(4)  # place Temple+Raja / remove Rajas, Influence -1 (at 0)
-    assert events.side_options(ctx, card, VE) == ("unshaded", "shaded")
+    assert not events.effects_possible(ctx, card.shaded.effects, BK)  # no Amir, already Tributary
+    assert events.side_options(ctx, card, BK) == ("unshaded", "shaded")
+
+
+def test_an_event_taken_for_no_effect_closes_the_fork_to_the_factions_after_it(rules):
+    # 2.3.3 "Once an Eligible Faction has selected one of the two forked options, it is no
+    # longer available"; 2.3.4: either side, even one that does nothing (card 21, order DS
+    # first in its Faction order; BK's shaded side has no effect on the set-up board)
+    card = rules.deck.event(21)
+    first = P.INDEX[card.order[0]]
+    agents = {n: by_kind(action="pass") for n in ("DS", "BK", "VE")}
+    side = next(
+        s
+        for s in events.SIDES
+        if not events.effects_possible(make_ctx(rules), getattr(card, s).effects, first)
+    )
+    agents[P.NAMES[first]] = by_kind(action="event", event_side=side)
+    ctx = make_ctx(rules, **agents)
+    before = list(ctx.state.pieces)
+    play_card(ctx, "21")
+    assert ctx.log[first][0] == f"event_{side}"
+    later = [agents[P.NAMES[f]] for f in (P.INDEX[n] for n in card.order[1:])]
+    for agent in later:
+        offered = [d.options for d in agent.asked if d.kind == "action"]
+        assert offered and all(sequence.EVENT_OPTION not in o for o in offered)
+    assert ctx.state.pieces == before  # the side did nothing on the board
+    assert ctx.state.eligible[first] is card.stay_eligible
+
+
+def test_a_stay_eligible_event_taken_for_no_effect_keeps_the_executor_eligible(rules):
+    # 2.3.4 "A Faction that chooses to execute either Event option on such a card returns to
+    # the Eligible box": card 9 is Stay Eligible; an empty board leaves its sides little to do
+    ve = by_kind(action="event", event_side="shaded")
+    ctx = make_ctx(rules, empty_state(rules), VE=ve, DS=by_kind(action="pass"))
+    ctx.state.resources = [0, 0, 0]
+    play_card(ctx, "9")
+    assert ctx.log[VE][0] == "event_shaded"
+    assert ctx.state.eligible[VE] is True
 
 
 # --- eligibility (2.3.7) -----------------------------------------------------------------

@@ -41,7 +41,7 @@ compel_move            "none" or (source, obedient, rebelling)                  
 compel_remove          "none" or counter                                           4.4.3
 cavalry_from           Faction to take a token from (pool empty), or "none"        1.10
 influence_refill       "available" or (space, counter)                             1.9
-mongol_command         "amass" "advance" "attack_plunder"                          2.4.1
+mongol_command         "amass" "advance" "attack_plunder" (+ "none", a reading)    2.4.1
 mongol_advance         (from, to, n)                                               3.5.2
 mongol_attack_space    space                                                       3.5.3
 plunder_troop          Province to lose a Troop                                    3.5.3
@@ -50,7 +50,7 @@ succession_campaign    True / False                                             
 succession_command     "decline" or Command name (free, Limited)                   2.5.2
 succession_gain        Resources taken (the rest as Cavalry)                       2.5.2
 lords_shift            "done" or (faction, +1 / -1)                                2.5.3
-event_side             "unshaded" "shaded" (those that could take effect)        2.3.4
+event_side             "unshaded" "shaded" (both, always)                         2.3.4
 event_space            space id, or "done" under up_to (context: op name)          schema 5
 event_count            n .. 0 pieces placed (up_to) or replacements put in         6.4 6.6
 event_pieces           ((counter, n), ...) removed / moved (context: space, op)    6.5-6.7

@@ -2,8 +2,9 @@
 the event language (``shared/data/EVENTS_SCHEMA.md``; the ops themselves are in
 ``event_ops.py``).
 
-The executing Faction picks a side (``event_side`` Decision: only sides that could take some
-effect are offered, both if neither can), the side's ops run in order "as much as possible",
+The executing Faction picks a side (``event_side`` Decision: both sides are always offered,
+2.3.4 "may select either the unshaded or shaded text"; a side with no effect does nothing),
+the side's ops run in order "as much as possible",
 and the card's Stay Eligible flag is recorded for Adjust Eligibility (2.3.7); ``eligibility``
 ops set ``state.elig_next`` and override it.
 
@@ -91,9 +92,10 @@ def event_card(ctx: Context) -> EventCard:
 
 
 def side_options(ctx: Context, card: EventCard, executor: int) -> tuple[str, ...]:
-    """The sides offered: those that could take some effect, or both if neither can (2.3.4)."""
-    useful = tuple(s for s in SIDES if effects_possible(ctx, getattr(card, s).effects, executor))
-    return useful or SIDES
+    """Both sides, always (2.3.4: "The executing Faction may select either the unshaded or
+    shaded text to carry out"): a side that can do nothing may still be taken, to close the
+    fork to the Factions after it or, on a Stay Eligible card, to stay Eligible (2.3.3, 2.3.7)."""
+    return SIDES
 
 
 def play_event(ctx: Context, f: int) -> str:

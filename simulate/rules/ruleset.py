@@ -63,6 +63,7 @@ class Rules:
     succession: dict[str, int]
     victory: dict[str, int]
     timurs_shadow: bool
+    readings: dict[str, bool]  # rules.yaml `readings`: the other reading where true
     mountain_passes: int
     punjab: int
     delhi: int
@@ -405,6 +406,7 @@ def compile_rules(raw: dict, variant: str = "base", map_source: str = "map.yaml"
         succession=dict(rules_raw["succession"]),
         victory=dict(rules_raw["victory"]),
         timurs_shadow=bool(flags.get("timurs_shadow", False)),
+        readings={k: bool(v) for k, v in (rules_raw.get("readings") or {}).items()},
         mountain_passes=board.id("Mountain Passes"),
         punjab=board.id("Punjab"),
         delhi=board.delhi,

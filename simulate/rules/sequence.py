@@ -27,9 +27,9 @@ def next_card(ctx: Context) -> None:
     st.card = idx
     ctx.log = [["none", None, None] for _ in range(3)]
     card = ctx.rules.cards[idx]
+    st.fork_cd = st.fork_ec = -1  # 2.3.3: the forks belong to one Event card; none on others
     if card.kind == EVENT:
         st.acted = 0
-        st.fork_cd = st.fork_ec = -1
         st.elig_next = [-1, -1, -1]
         st.stay = 0
         resume_card(ctx)
@@ -66,7 +66,7 @@ def action_options(ctx: Context, f: int, cmds: list[str] | None = None) -> tuple
     if st.fork_ec < 0:
         if event_playable(ctx, f):
             out.append(EVENT_OPTION)
-        if cmds:
+        if cmds or ctx.rules.readings.get("fork_command_zero_spaces"):
             out.append(COMMAND)
     if cmds:
         out.append(LIMITED)
@@ -97,7 +97,9 @@ def faction_turn(ctx: Context, f: int, forced: str | None = None) -> None:
         log[1] = _command(ctx, f, limited=True)
     elif action == COMMAND:
         st.fork_ec = f
-        log[1] = _command(ctx, f)
+        # 2.3.3 "a Command (3.0) in any number of spaces without a Decree": at least one space
+        # (the first fork alone says "possibly zero"); readings.fork_command_zero_spaces: none
+        log[1] = _command(ctx, f, optional=ctx.rules.readings.get("fork_command_zero_spaces"))
     elif action == COMMAND_DECREE:
         st.fork_cd = f
         if ctx.ask(f, "decree_timing", ("decree_first", "command_first")) == "decree_first":

@@ -63,6 +63,7 @@ def new_state(rules: Rules, deck_rng: random.Random) -> GameState:
     st.lasting = ()
     st.over = False
     st.mongol_kills = 0
+    st.qasbah_kills = 0
     # Influence set above zero by a variant releases the slots it reaches (1.9)
     for f in (1, 2):
         for level in range(1, st.influence[f] + 1):

@@ -39,6 +39,7 @@ class GameState:
         "lasting",  # tuple of (modifier, faction, until) in force (Events)
         "over",  # True once the Timur sequence is done (2.6)
         "mongol_kills",  # Sultanate Units lost to Mongol attacks and plunder
+        "qasbah_kills",  # Qasbahs lost to Mongol attacks (3.5.3)
     )
 
     def copy(self) -> GameState:
@@ -67,6 +68,7 @@ class GameState:
         c.lasting = self.lasting
         c.over = self.over
         c.mongol_kills = self.mongol_kills
+        c.qasbah_kills = self.qasbah_kills
         return c
 
     def as_tuple(self) -> tuple:

@@ -69,6 +69,8 @@ GAMES_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("forts_end", "int32", _OPT),
     ("temples_end", "int32", _OPT),
     ("troops_lost_to_mongols", "int32", _OPT),
+    ("qasbahs_end", "int32", _OPT),  # Qasbahs on the map at the end, every space
+    ("qasbahs_lost_to_mongols", "int32", _OPT),  # removed by Mongol attacks (3.5.3, 2.6)
     ("cards_played", "int32", _OPT),
     ("tiebreak", "string", _OPT),  # none | resources | unresolved
     ("error", "string", _OPT),  # null, or one line with a repro command
@@ -97,6 +99,7 @@ TURNS_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("mongols_mountain_passes", "int32", _OPT),
     ("mongols_punjab", "int32", _OPT),
     ("mongols_delhi", "int32", _OPT),
+    ("qasbahs", "int32", _OPT),  # the Sultanate's Qasbahs on the map after the card
 )
 ACTIONS_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("game_index", "int32", _REQ),
@@ -172,6 +175,8 @@ def game_row(
     row["forts_end"] = result.forts_end
     row["temples_end"] = result.temples_end
     row["troops_lost_to_mongols"] = result.troops_lost_to_mongols
+    row["qasbahs_end"] = result.qasbahs_end
+    row["qasbahs_lost_to_mongols"] = result.qasbahs_lost_to_mongols
     row["cards_played"] = result.cards_played
     row["tiebreak"] = result.tiebreak
     row["error"] = None

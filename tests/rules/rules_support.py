@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from conftest import Scripted
 
+from simulate.overrides import with_settings
 from simulate.rules import pieces as P
+from simulate.rules.ruleset import load_rules
+from simulate.variants import BASE
 
 
 def default_answer(d):
@@ -65,3 +68,8 @@ def at_influence(ctx, f: int, level: int) -> None:
         st.avail[pt] += st.slots[f][lv] - want
         st.slots[f][lv] = want
     st.influence[f] = level
+
+
+def readings_rules(**readings: bool):
+    """The rules with the other reading of each named rule (rules.yaml ``readings``)."""
+    return load_rules(with_settings(BASE, [(f"readings.{k}", v) for k, v in readings.items()]))

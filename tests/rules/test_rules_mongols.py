@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conftest import empty_state, make_ctx, put, sid
-from rules_support import asked, kinds, plan
+from rules_support import asked, kinds, plan, readings_rules
 
 from simulate.rules import invariants, invasion
 from simulate.rules import pieces as P
@@ -228,3 +228,73 @@ def test_only_the_named_faction_decides_the_invasion(rules):
     invasion.mongol_invasion(ctx, _invasion_card(rules, P.BK))
     assert len(asked(bk, "mongol_command")) == 2
     assert ve.asked == [] and ds.asked == []
+
+
+# --- Mongol attacks meet Qasbahs (3.5.3, Key Terms: "Piece: All Units and Structures")
+
+
+def test_a_qasbah_alone_is_attacked_by_the_mongols_and_can_be_lost(rules):
+    # 3.5.3 "carries out a Mongol attack (if any Sultanate pieces are present)"; a Qasbah is a
+    # piece. The Mongols' [1, 1, 6, 6] hits twice; the Sultanate rolls [1, 1] and, with no
+    # Unit involved, scores nothing ("equal to or less than the number of their Units").
+    ds = plan()
+    ctx = make_ctx(
+        rules,
+        empty_state(rules),
+        dice=[1, 1, 6, 6, 1, 1],
+        DS=ds,
+        BK=plan(mongol_attack_space=rules.punjab),
+    )
+    put(ctx, "Punjab", mongol=3, qasbah=1)
+    ctx.state.resources[P.DS] = 10
+    mongol.attack_plunder(ctx, P.BK)
+    st = ctx.state
+    assert ctx.dice.faces == []  # both sides rolled
+    assert st.count(rules.punjab, P.QASBAH) == 0
+    assert st.count(rules.punjab, P.MONGOL) == 3  # no Sultanate hit
+    assert st.qasbah_kills == 1 and st.mongol_kills == 0
+    invariants.check(st, rules)
+
+
+def test_a_qasbah_is_a_mongol_casualty_option_beside_the_units(rules):
+    # 3.5.3 "Each Faction removes its own pieces equal to the number of the opponent's hits"
+    ds = plan(casualty=[P.QASBAH])
+    ctx = make_ctx(
+        rules,
+        empty_state(rules),
+        dice=[1, 6, 6, 6, 6, 6],
+        DS=ds,
+        BK=plan(mongol_attack_space=rules.punjab),
+    )
+    put(ctx, "Punjab", mongol=3, troop=1, qasbah=1)
+    ctx.state.resources[P.DS] = 10
+    mongol.attack_plunder(ctx, P.BK)
+    assert set(asked(ds, "casualty")[0].options) == {P.TROOP, P.QASBAH}
+    assert ctx.state.count(rules.punjab, P.QASBAH) == 0
+    assert ctx.state.count(rules.punjab, P.TROOP) == 1
+    invariants.check(ctx.state, rules)
+
+
+def test_declining_a_mongol_command_is_a_reading_a_variant_can_take(rules):
+    # 2.4.1 "carries out any two Mongol Invader Commands": compulsory where possible; the
+    # variant key readings.mongol_commands_optional offers "none" instead
+    assert "none" not in mongol.available(make_ctx(rules, empty_state(rules)))
+    other = readings_rules(mongol_commands_optional=True)
+    bk = plan(mongol_command=["none", "none"])
+    ctx = make_ctx(other, empty_state(other), BK=bk)
+    invasion.mongol_invasion(ctx, _invasion_card(other, P.BK))
+    assert [d.options for d in asked(bk, "mongol_command")] == [("amass", "none")] * 2
+    assert ctx.state.count(other.mountain_passes, P.MONGOL) == 0
+
+
+def test_compromising_gifts_at_influence_zero_is_a_reading_a_variant_can_take(rules):
+    # 2.4.2 "may optionally reduce its Deccan Influence by one": readings.gifts_at_zero_influence
+    # offers it at 0, the move off the track ignored (1.9)
+    other = readings_rules(gifts_at_zero_influence=True)
+    bk = plan(mongol_command="amass", compromising_gifts=True)
+    ctx = make_ctx(other, empty_state(other), BK=bk)
+    ctx.state.resources[P.BK] = 4
+    invasion.mongol_invasion(ctx, _invasion_card(other, P.BK))
+    assert ctx.state.influence[P.BK] == 0
+    assert ctx.state.resources[P.BK] == 6 and ctx.state.cavalry[P.BK] == 2
+    invariants.check(ctx.state, other)

@@ -127,3 +127,34 @@ def test_attackers_lose_only_units_that_took_part_across_a_multi_space_attack(
     second = asked(agent, "attack_support")[1].options
     assert (andhra, 1, 0) in second  # the Obedient Unit never fought: it may still lend
     invariants.check(ctx.state, rules)
+
+
+@pytest.mark.parametrize(
+    ("faction", "name", "units", "enemy"),
+    [
+        (P.BK, "BK", ("amir", "amir_rebelling"), "raja"),  # 3.3.4
+        (P.VE, "VE", ("raja", "raja_rebelling"), "amir"),  # 3.4.4
+    ],
+)
+def test_attackers_that_flip_to_rebelling_after_the_defenders_losses_are_still_casualties(
+    rules, faction, name, units, enemy
+):
+    # 3.2.4 "Each Faction removes its own pieces equal to the number of the opponent's hits";
+    # 1.4.5 "If a Province becomes Controlled ... immediately flip all their Units in the
+    # Province to Rebelling". Two Obedient attackers against two defenders: [1, 1, 6, 6] hits
+    # twice, the defender's [1, 6] once. The defender's losses give the attacker Control, its
+    # two Units flip, and they are the same pieces: one of them is still the casualty.
+    gondwana = sid(rules, "Gondwana")
+    ob, reb = P.UNITS_OF[faction]
+    agent = plan(space=[gondwana])
+    ctx = make_ctx(rules, empty_state(rules), dice=[1, 1, 6, 6, 1, 6], **{name: agent})
+    ctx.state.tributary[gondwana] = False  # an Independent Province (1.6)
+    put(ctx, "Gondwana", **{units[0]: 2, enemy: 2})
+    assert ctx.state.control[gondwana] == -1
+    ctx.state.resources[faction] = 1
+    assert commands.execute(ctx, faction, "attack", limited=True) == 1
+    st = ctx.state
+    assert st.control[gondwana] == faction
+    assert st.count(gondwana, ob) == 0  # flipped (1.4.5)
+    assert st.count(gondwana, reb) == 1  # two fought, one hit taken: one removed
+    invariants.check(st, rules)

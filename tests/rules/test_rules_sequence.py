@@ -3,10 +3,11 @@ Eligibility; the interrupting cards leave Eligibility alone (2.4, 2.5)."""
 
 from __future__ import annotations
 
-from conftest import make_ctx
-from rules_support import asked, plan
+from conftest import Scripted, make_ctx
+from rules_support import asked, plan, readings_rules
 
 from simulate.rules import invariants, sequence
+from simulate.rules import pieces as P
 from simulate.rules.pieces import BK, DS, VE
 
 
@@ -193,3 +194,46 @@ def test_a_faction_with_no_resources_may_still_pass(rules):
     assert asked(bk, "action")[0].options[-1] == "pass"
     assert ctx.state.resources[BK] == 1
     assert ctx.state.resources[VE] == 8
+
+
+def test_the_forks_view_is_cleared_while_another_kind_of_card_is_resolved(rules):
+    # 2.3.3: the forked options belong to an Event card; while a Mongol Invasion card is
+    # resolved (2.4) no fork is taken, whatever the previous Event card saw
+    seen = []
+
+    def pick(d):
+        return d.options[0]
+
+    class Watcher(Scripted):
+        def choose(self, observation, decision):
+            if decision.kind == "mongol_command":
+                seen.append(observation.forks_taken)
+            return super().choose(observation, decision)
+
+    invasion_card = next(i for i, c in enumerate(rules.cards) if c.kind == "mongol")
+    faction = rules.cards[invasion_card].faction
+    agents = {n: Scripted(pick) for n in ("DS", "BK", "VE")}
+    agents[P.NAMES[faction]] = Watcher(pick)
+    ctx = make_ctx(rules, **agents)
+    ctx.state.fork_cd, ctx.state.fork_ec = P.DS, P.VE  # left by the previous Event card
+    ctx.state.deck = (invasion_card,)
+    ctx.state.pos = 0
+    sequence.next_card(ctx)
+    assert seen and all(view == (-1, -1) for view in seen)
+
+
+def test_a_command_in_no_space_under_the_event_or_command_fork_is_a_reading(rules):
+    # 2.3.3: the first fork is a Command "in any number of spaces (possibly zero)", the second
+    # "a Command (3.0) in any number of spaces": the engine asks at least one space there
+    # unless readings.fork_command_zero_spaces, which lets a Faction with no Resources take it
+    ctx = make_ctx(rules)
+    ctx.state.resources[P.BK] = 0
+    assert sequence.COMMAND not in sequence.action_options(ctx, P.BK)
+    other = readings_rules(fork_command_zero_spaces=True)
+    bk = Scripted(lambda d: "command" if d.kind == "action" else d.options[-1])
+    ctx = make_ctx(other, BK=bk)
+    ctx.state.resources[P.BK] = 0
+    ctx.state.card = next(i for i, c in enumerate(other.cards) if c.kind == "event")
+    assert sequence.COMMAND in sequence.action_options(ctx, P.BK)
+    sequence.faction_turn(ctx, P.BK)
+    assert ctx.state.fork_ec == P.BK and ctx.log[P.BK][1] is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conftest import empty_state, make_ctx, put, sid
+from rules_support import readings_rules
 
 from simulate.rules import invariants, invasion, sequence, victory
 from simulate.rules import pieces as P
@@ -117,3 +118,53 @@ def test_timur_attacks_in_delhi_until_one_side_is_gone(rules):
     assert st.count(rules.delhi, P.TROOP) == 4
     assert st.resources[P.DS] == 20 - 1 - 1  # one survivor plundered after rounds 1 and 2
     invariants.check(st, rules)
+
+
+def test_timur_attacks_a_qasbah_left_alone_in_delhi(rules):
+    # 2.6 step 3 reuses 3.5.3's attack "if any Sultanate pieces are present": a Qasbah alone
+    # in Delhi is attacked (the Mongols' [1, 6, 6] hits; the Sultanate's [1, 1] cannot, with no
+    # Unit), then no Sultanate Unit remains and the assault stops after one round
+    ctx = make_ctx(rules, empty_state(rules), dice=[1, 6, 6, 1, 1])
+    put(ctx, "Punjab", mongol=2)
+    put(ctx, "Delhi", qasbah=1)
+    ctx.state.resources[P.DS] = 10
+    ctx.state.timurid = 1
+    invasion.timurid(ctx)
+    st = ctx.state
+    assert ctx.dice.faces == []
+    assert st.count(rules.delhi, P.QASBAH) == 0 and st.qasbah_kills == 1
+    assert st.count(rules.delhi, P.MONGOL) == 2
+    assert st.resources[P.DS] == 10 - 2  # one round's Resource loss
+    invariants.check(st, rules)
+
+
+def test_timur_without_a_sultanate_unit_in_delhi_plunders_once(rules):
+    # 2.6 step 3 with 3.5.3: the Resource loss comes "regardless of whether any attack
+    # actually occurred", and the Attacks stop when "no Delhi Sultanate Units remain"
+    ctx = make_ctx(rules, empty_state(rules))
+    put(ctx, "Punjab", mongol=2)
+    ctx.state.resources[P.DS] = 10
+    ctx.state.timurid = 1
+    invasion.timurid(ctx)
+    assert ctx.state.resources[P.DS] == 8
+    # the other reading (readings.timur_delhi_needs_units): no Sultanate Unit, no Attack
+    other = readings_rules(timur_delhi_needs_units=True)
+    ctx = make_ctx(other, empty_state(other))
+    put(ctx, "Punjab", mongol=2)
+    ctx.state.resources[P.DS] = 10
+    ctx.state.timurid = 1
+    invasion.timurid(ctx)
+    assert ctx.state.resources[P.DS] == 10
+
+
+def test_timur_returning_invaders_beyond_three_is_a_reading_a_variant_can_take(rules):
+    # readings.timur_return_excess: 3.5.3's "return any Mongol Invaders in excess of three"
+    # after each of Timur's Attacks (the literal 2.6 keeps them, see the test above)
+    other = readings_rules(timur_return_excess=True)
+    ctx = make_ctx(other, empty_state(other))
+    put(ctx, "Punjab", mongol=7)
+    ctx.state.resources[P.DS] = 12
+    ctx.state.timurid = 1
+    invasion.timurid(ctx)
+    assert ctx.state.count(other.delhi, P.MONGOL) == 3
+    assert victory.delhi_bonus(other, ctx.state) == 0

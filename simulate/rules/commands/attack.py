@@ -179,7 +179,10 @@ def _attacker_casualties(ctx: Context, f: int, s: int, here: tuple, helper, n: i
     """The attacker removes Units that took part, from the space or the supporting space,
     in any order it likes (3.2.4, 3.3.4, 3.4.4): the casualty options are exactly the Units
     that fought, counted per counter (a Unit state is a counter), so an Obedient Amir that
-    stayed home while a Rebelling one was lent can be neither lost nor marked as used."""
+    stayed home while a Rebelling one was lent can be neither lost nor marked as used.
+    Units that fought Obedient and flipped when the defender's losses gave their Faction
+    Control (1.4.5: "immediately flip all their Units in the Province to Rebelling") are the
+    same pieces: they are followed to their Rebelling counter."""
     p = ctx.state.pieces
     u1, u2 = UNITS_OF[f]
     pools = {(s, u1): here[0], (s, u2): here[1]}
@@ -188,6 +191,8 @@ def _attacker_casualties(ctx: Context, f: int, s: int, here: tuple, helper, n: i
         pools[(helper[0], u2)] = helper[2]
     removed = 0
     for _ in range(n):
+        if f != DS:
+            _follow_flips(p, pools, u1, u2)
         options = tuple(
             (where, c) for (where, c), left in pools.items() if left > 0 and p[where * NK + c]
         )
@@ -200,3 +205,15 @@ def _attacker_casualties(ctx: Context, f: int, s: int, here: tuple, helper, n: i
         remove(ctx, where, c, 1)
         removed += 1
     return removed
+
+
+def _follow_flips(p: list[int], pools: dict, ob: int, reb: int) -> None:
+    """Move a pool's Obedient Units no longer on the map as Obedient to its Rebelling counter:
+    they flipped (1.4.5), only ever from Obedient to Rebelling during an Attack."""
+    for where, c in list(pools):
+        if c != ob:
+            continue
+        gone = pools[(where, ob)] - p[where * NK + ob]
+        if gone > 0:
+            pools[(where, ob)] -= gone
+            pools[(where, reb)] = pools.get((where, reb), 0) + gone

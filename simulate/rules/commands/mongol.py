@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from ..combat import battle
 from ..context import Context
-from ..pieces import DS, GOVERNOR, MI, MONGOL, PT_MONGOL, TROOP
+from ..pieces import DS, GOVERNOR, MI, MONGOL, PT_MONGOL, QASBAH, TROOP
 from ..placement import move, place, remove
 from ..tracks import add_resources
 
 COMMANDS = ("amass", "advance", "attack_plunder")
+DECLINE = "none"  # readings.mongol_commands_optional: a Mongol Command declined (2.4.1)
 
 
 def _regions(ctx: Context) -> tuple[int, int, int]:
@@ -63,24 +64,31 @@ def advance(ctx: Context, chooser: int) -> None:
 
 
 def mongol_battle(ctx: Context, s: int) -> None:
-    """All Invaders in ``s`` attack the Sultanate Units there: 4 dice, 3 in Delhi, with the
-    Mongol Charge; the Sultanate rolls 2 and may use Cavalry (3.5.3). Each side removes its own."""
+    """All Invaders in ``s`` attack the Sultanate pieces there: 4 dice, 3 in Delhi, with the
+    Mongol Charge; the Sultanate rolls 2 and may use Cavalry; each side removes its own (3.5.3).
+
+    3.5.3: "carries out a Mongol attack (if any Sultanate pieces are present)", and Key Terms:
+    "Piece: All Units and Structures", so a Qasbah alone is attacked: the Sultanate rolls its
+    two dice but scores no hit without Units, and a Qasbah is a casualty beside the Units."""
     st = ctx.state
     combat = ctx.rules.combat
     invaders = st.count(s, MONGOL)
     ds_units = st.count(s, TROOP) + st.count(s, GOVERNOR)
-    if not invaders or not ds_units:
+    if not invaders or not (ds_units or st.count(s, QASBAH)):
         return
     dice = combat["mongol_dice_in_delhi"] if s == ctx.rules.delhi else combat["attack_dice"]
     mongol_hits, ds_hits = battle(ctx, s, MI, DS, invaders, ds_units, dice, combat["defend_dice"])
     remove(ctx, s, MONGOL, ds_hits)
     for _ in range(mongol_hits):
-        options = tuple(c for c in (TROOP, GOVERNOR) if st.count(s, c))
+        options = tuple(c for c in (TROOP, GOVERNOR, QASBAH) if st.count(s, c))
         if not options:
             break
         c = ctx.ask(DS, "casualty", options, s)
         remove(ctx, s, c, 1)
-        st.mongol_kills += 1
+        if c == QASBAH:
+            st.qasbah_kills += 1
+        else:
+            st.mongol_kills += 1
 
 
 def plunder(ctx: Context, s: int, resources: bool = True, provinces: bool = True) -> None:
@@ -113,6 +121,13 @@ def attack_plunder(ctx: Context, chooser: int) -> None:
     s = ctx.ask(chooser, "mongol_attack_space", options)
     mongol_battle(ctx, s)
     plunder(ctx, s)
+    return_excess(ctx, s)
+
+
+def return_excess(ctx: Context, s: int) -> None:
+    """ "Finally, return any Mongol Invaders in excess of three in the selected space to the
+    Mongol Invaders holding box" (3.5.3)."""
+    st = ctx.state
     keep = ctx.rules.mongols["keep_after_plunder"]
     if st.count(s, MONGOL) > keep:
         remove(ctx, s, MONGOL, st.count(s, MONGOL) - keep)
