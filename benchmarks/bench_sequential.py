@@ -1,9 +1,12 @@
-"""The sequential test of ``vsim run --until-clear`` by simulation (issue 19): its false
-"change" rate on A/A comparisons, its power at a planted change of 2 x delta, and its games
-against the fixed-size study for the same error rates (``vsim plan``, Bonferroni over the
-three Factions). Synthetic paired games, so it runs in seconds; nothing is asserted.
+"""The sequential test of ``vsim run --until-clear`` by simulation (issues 19 and 40): its
+false "change" rate on A/A comparisons, its power at a planted change, and its games against
+the fixed-size study for the same error rates (``vsim plan``); then the same at small looks
+(20 to 100 games), where a change concentrated in a few percent of the games is the hard
+case, and how often a change of half of delta is called "no change". Synthetic paired games
+(``simulate.analysis.sequential.paired_winners``), so it runs in minutes; nothing is
+asserted.
 
-    python benchmarks/bench_sequential.py [--reps 1000] [--look 100]
+    python benchmarks/bench_sequential.py [--reps 1000] [--look 100] [--small-reps 1000]
 """
 
 from __future__ import annotations
@@ -19,12 +22,28 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from simulate.analysis import sequential as seq  # noqa: E402
-from simulate.analysis.stats import games_needed  # noqa: E402
+from simulate.analysis.planning import plan_rows  # noqa: E402
+
+MAX_GAMES = 100_000
+
+
+def _repeat(rule: seq.Rule, reps: int, look: int, effect: float, rho: float, concentrated: bool):
+    """(P(change), P(no change), mean games, median games) over ``reps`` sequential runs."""
+    rng = np.random.default_rng(19)
+    runs = [
+        seq.simulate_decision(rng, rule, effect, rho, look, MAX_GAMES, concentrated=concentrated)
+        for _ in range(reps)
+    ]
+    change = np.mean([d == seq.CHANGE for d, _ in runs])
+    none = np.mean([d == seq.NO_CHANGE for d, _ in runs])
+    used = [n for _, n in runs]
+    return change, none, float(np.mean(used)), float(np.median(used))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=1000)
+    ap.add_argument("--small-reps", type=int, default=1000, help="repetitions at small looks")
     ap.add_argument("--look", type=int, default=100, help="games per look")
     ap.add_argument("--delta", type=float, default=0.03)
     ap.add_argument("--alpha", type=float, default=0.05)
@@ -36,19 +55,32 @@ def main() -> None:
         f"{'rho':>4} {'effect':>7} {'P(change)':>10} {'mean games':>11} {'median':>7} {'fixed':>7}"
     )
     for rho in (0.3, 0.8):
-        fixed = games_needed(args.delta, alpha=args.alpha / 3, power=1 - args.beta, paired_rho=rho)
+        rows = plan_rows(args.delta, 1 / 3, args.alpha, 1 - args.beta, rho)
+        row = next(r for r in rows if r["chosen"])
+        fixed = row["paired"]
         for effect in (0.0, 2 * args.delta):
-            rng = np.random.default_rng(19)
-            runs = [
-                seq.simulate_decision(rng, rule, effect, rho, args.look, 100_000)
-                for _ in range(args.reps)
-            ]
-            change = np.mean([d == seq.CHANGE for d, _ in runs])
-            used = [n for _, n in runs]
-            print(
-                f"{rho:4.1f} {effect:7.2f} {change:10.3f} {np.mean(used):11.0f} "
-                f"{np.median(used):7.0f} {fixed:7d}"
+            change, _, mean, median = _repeat(rule, args.reps, args.look, effect, rho, False)
+            print(f"{rho:4.1f} {effect:7.2f} {change:10.3f} {mean:11.0f} {median:7.0f} {fixed:7d}")
+
+    d = args.delta
+    cases = (
+        ("A/A, 80% of games repeat", 0.0, 0.8, False),
+        ("A/A, 97% of games repeat", 0.0, 0.97, True),
+        (f"+{100 * d:g} pp in {100 * d:g}% of games", d, 0.0, True),
+        (f"+{50 * d:g} pp in {50 * d:g}% of games", d / 2, 0.0, True),
+    )
+    print()
+    print(f"Small looks ({args.small_reps} repetitions each)")
+    print(
+        f"{'look':>5} {'true change':<26} {'P(change)':>10} {'P(no change)':>13} "
+        f"{'mean games':>11} {'median':>7}"
+    )
+    for look in (20, 50, 100):
+        for name, effect, rho, concentrated in cases:
+            change, none, mean, median = _repeat(
+                rule, args.small_reps, look, effect, rho, concentrated
             )
+            print(f"{look:5d} {name:<26} {change:10.3f} {none:13.3f} {mean:11.0f} {median:7.0f}")
 
 
 if __name__ == "__main__":

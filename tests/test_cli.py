@@ -45,7 +45,7 @@ def test_strategies_one_line_each():
     assert result.exit_code == 0
     lines = result.output.strip().splitlines()
     random_line = next(line for line in lines if line.startswith("random "))
-    assert "strategies.random_bot:RandomStrategy" in random_line
+    assert "strategies.policies.random:RandomStrategy" in random_line
     default_line = next(line for line in lines if line.startswith(f"{registry.DEFAULT} "))
     assert "(default)" in default_line
     assert {line.split()[0] for line in lines[:-1]} >= {"random", "heuristic", "greedy", "mcts"}
@@ -151,6 +151,41 @@ def test_a_different_run_in_out_is_refused(existing):
         "use --force to replace it or choose another --out"
     ]
     assert _listing(existing) == before
+
+
+@pytest.mark.parametrize(
+    ("files", "named"),
+    [
+        ({"notes.txt": "mine"}, "other files: notes.txt"),
+        ({"search.json": "{}", "best.toml": "", "evaluations/part-t0000.parquet": ""},
+         "a vsim tune folder"),
+    ],
+)  # fmt: skip
+def test_a_folder_that_is_not_a_run_is_refused_unless_force(tmp_path, files, named):
+    out = tmp_path / "out"
+    for name, text in files.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(text)
+    before = _listing(out)
+    args = ["run", "--games", "2", "--jobs", "1", "--strategy", "all=random", "--no-report"]
+    result = vsim(*args, "--out", str(out))
+    assert result.exit_code == 2 and result.stderr.strip().splitlines() == [
+        f"Error: {out} is not empty and holds no vsim run ({named}); use --force to write the "
+        "run there anyway or choose another --out"
+    ]
+    assert _listing(out) == before
+    forced = vsim(*args, "--out", str(out), "--force")
+    assert forced.exit_code == 0, forced.output
+    assert all((out / name).is_file() for name in files)  # --force writes beside them
+
+
+def test_an_empty_folder_takes_a_run(tmp_path):
+    (tmp_path / "out").mkdir()
+    result = vsim(
+        "run", "--games", "2", "--jobs", "1", "--strategy", "all=random", "--no-report",
+        "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
 
 
 def test_unreachable_scheduler_exit_2(tmp_path, monkeypatch):
@@ -260,6 +295,30 @@ def test_a_resumed_run_counts_its_speed_and_eta_from_its_own_games(capsys, monke
     err = capsys.readouterr().err
     assert "resuming: 50 of 100 games already there" in err
     assert "progress: 60/100 games (60%), 1.0 games/s, ETA 0:00:40" in err
+
+
+def test_the_eta_never_goes_below_zero(capsys, monkeypatch):
+    from rich.progress import Progress
+
+    from simulate.cli import run as run_cli
+
+    clock = iter([0.0, 0.0, 10.0])
+    monkeypatch.setattr(run_cli.time, "perf_counter", lambda: next(clock))
+    bar = run_cli.Bar(Progress(disable=True), every=1.0)
+    bar.start(total=100, already=0)
+    bar.advance(130)  # more games than announced (a search's last step)
+    assert "ETA 0:00:00" in capsys.readouterr().err
+
+
+def test_a_later_start_of_the_same_command_is_not_a_resume(capsys):
+    from rich.progress import Progress
+
+    from simulate.cli import run as run_cli
+
+    bar = run_cli.Bar(Progress(disable=True), every=1.0)
+    bar.start(total=20, already=0)
+    bar.start(total=40, already=20)  # the next look of --until-clear extends the run
+    assert "resuming" not in capsys.readouterr().err
 
 
 def test_replay_reads_like_the_game_card_titles_space_names_and_headers(study_dir):

@@ -117,7 +117,8 @@ def test_report_header_states_provenance_and_provisional_data(built, runs):
         assert "0.1.0" in head or "version" in head.lower()
         assert "Failures" in head
     md = (out / "report.md").read_text(encoding="utf-8")
-    assert md.index("PROVISIONAL") < md.index("## Provenance")  # first thing after the title
+    # the answer first, then the warning, then the details
+    assert md.index("## The answer") < md.index("PROVISIONAL") < md.index("## Provenance")
 
 
 def test_report_sections(built):
@@ -232,6 +233,38 @@ def test_compare_numbers_are_those_of_stats(runs, tmp_path):
     assert "McNemar" in result.output and "variance reduction" in result.output
 
 
+def test_compare_ends_with_the_reports_decision_lines(runs, tmp_path):
+    from simulate.analysis import compare as cmp
+    from simulate.analysis.run import load_run
+
+    out = tmp_path / "cmp"
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        compare, [str(runs["a"]), "--variants", "base", "timurs-shadow", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    run = load_run(runs["a"])
+    comp = cmp.compare(
+        cmp.Side(run, "base", "base"), cmp.Side(run, "timurs-shadow", "timurs-shadow")
+    )
+    lines = cmp.decision_lines(cmp.decision(comp))
+    assert result.output.strip().splitlines()[-len(lines) :] == lines
+    assert lines[0].startswith("timurs-shadow against base: ") and len(lines) == 5
+    assert json.loads((out / "compare.json").read_text())["verdict"]["sentence"] in lines[0]
+    assert lines[0] in (out / "compare.md").read_text(encoding="utf-8").replace("**", "")
+
+
+def test_the_comparison_table_says_its_holm_p_covers_this_comparison_alone(runs, tmp_path):
+    out = tmp_path / "cmp"
+    CliRunner(env={"COLUMNS": "200"}).invoke(
+        compare, [str(runs["a"]), "--variants", "base", "timurs-shadow", "--out", str(out)]
+    )
+    md = (out / "compare.md").read_text(encoding="utf-8")
+    assert "| Holm p (this comparison) |" in md
+    assert "over every comparison and outcome of the report" in md
+    data = json.loads((out / "compare.json").read_text())
+    assert all("p_holm" in w for w in data["wins"])  # ties adjusted with the Factions
+
+
 def test_compare_two_runs_with_the_same_seed(runs, tmp_path):
     result = CliRunner(env={"COLUMNS": "200"}).invoke(
         compare, [str(runs["c"]), str(runs["a"]), "--variants", "base", "timurs-shadow"]
@@ -267,23 +300,72 @@ def test_compare_bad_inputs_are_one_line(runs, args, message):
 # --- plan -------------------------------------------------------------------------------------
 
 
-def test_plan_says_games_needed():
+def test_plan_says_games_needed_for_the_reports_test():
+    # the verdict adjusts McNemar over 3 Factions and ties (Holm): planned at alpha / 4
     result = CliRunner(env={"COLUMNS": "200"}).invoke(plan, ["--delta", "0.03"])
     assert result.exit_code == 0, result.output
-    n = stats.games_needed(0.03)
-    assert f"play {n:,} games per variant" in result.output
-    assert f"{stats.games_needed(0.05):,}" in result.output  # the table of other deltas
+    n = stats.games_needed(0.03, alpha=0.05 / 4)
+    text = " ".join(result.output.split())
+    assert f"play {n:,} games per variant" in text
+    assert "Holm over the 4 outcomes of 1 comparison at alpha = 0.05: planned at 0.0125" in text
+    assert f"{stats.games_needed(0.05, alpha=0.05 / 4):,}" in result.output  # other deltas
+
+
+def test_plan_for_several_comparisons_splits_alpha_over_all_of_them():
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        plan, ["--delta", "0.03", "--comparisons", "3"]
+    )
+    n = stats.games_needed(0.03, alpha=0.05 / 12)
+    assert result.exit_code == 0 and f"play {n:,} games per variant" in result.output
 
 
 def test_plan_paired():
     args = ["--delta", "0.03", "--p0", "0.33", "--alpha", "0.05", "--power", "0.8"]
     result = CliRunner(env={"COLUMNS": "200"}).invoke(plan, [*args, "--paired-rho", "0.5"])
     assert result.exit_code == 0, result.output
-    unpaired = stats.games_needed(0.03, 0.33, 0.05, 0.8)
-    paired = stats.games_needed(0.03, 0.33, 0.05, 0.8, paired_rho=0.5)
+    unpaired = stats.games_needed(0.03, 0.33, 0.05 / 4, 0.8)
+    paired = stats.games_needed(0.03, 0.33, 0.05 / 4, 0.8, paired_rho=0.5)
     assert f"play {unpaired:,} games per variant unpaired, or {paired:,} per variant" in (
         " ".join(result.output.split())
     )
+
+
+def _pilot(out: Path, rates: dict[str, float], games: int = 400) -> Path:
+    """A pilot run of two variants whose first has these win rates (B repeats A's winner)."""
+    from simulate.seeds import game_seed
+    from simulate.study import manifest
+
+    winners = [f for f, r in rates.items() for _ in range(round(r * games))]
+    rows = []
+    for name in ("base", "other"):
+        for k, w in enumerate(winners):
+            row = dict.fromkeys(records.NAMES["games"])
+            row |= {"run_id": "pilot", "variant": name, "game_index": k, "seed": game_seed(0, k)}
+            row |= {"winner": w} | {f"strategy_{f}": "random" for f in FACTIONS}
+            rows.append(row)
+    table = records.table_from_rows("games", rows)
+    dataset.write_shard(out / "games", "part-pilot-000000-000399.parquet", table)
+    manifest.write(out, {"master_seed": 0, "variants": [{"name": "base"}, {"name": "other"}]})
+    return out
+
+
+def test_plan_with_a_pilot_plans_from_the_pilots_own_win_rates(tmp_path):
+    from simulate.analysis import planning
+
+    pilot = _pilot(tmp_path / "pilot", {"DS": 0.7, "BK": 0.1, "VE": 0.2})
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+        plan, ["--delta", "0.03", "--pilot", str(pilot)]
+    )
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "pilot base: DS 70.0%, BK 10.0%, VE 20.0% of 400 finished games" in text
+    # DS's change, from 70% down to 67%, is the hardest to detect at these rates
+    assert "DS's win rate, the hardest to detect at these rates, (from 70.0% to 67.0%)" in text
+    from simulate.analysis.run import load_run
+
+    rho = planning.pilot_figures(load_run(pilot))["rho"]
+    n = stats.games_needed(0.03, 0.67, 0.05 / 4, 0.8, rho)
+    assert f"or {n:,} per variant on common seeds with per-game correlation rho = {rho:g}" in text
 
 
 @pytest.mark.parametrize(
@@ -304,7 +386,8 @@ def test_register_adds_the_commands_to_a_group():
     group = register(click.Group("vsim"))
     assert {"report", "compare", "plan"} <= set(group.commands)
     result = CliRunner(env={"COLUMNS": "200"}).invoke(group, ["plan", "--delta", "0.1"])
-    assert result.exit_code == 0 and f"{stats.games_needed(0.1):,}" in result.output
+    assert result.exit_code == 0
+    assert f"{stats.games_needed(0.1, alpha=0.05 / 4):,}" in result.output
 
 
 def test_figure_interval_labels_follow_the_confidence_level():

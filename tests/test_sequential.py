@@ -1,5 +1,6 @@
-"""``vsim run --until-clear`` (issue 19): the sequential test's error rates by simulation,
-its games against the fixed-size plan, and the command end to end."""
+"""``vsim run --until-clear`` (issues 19, 40): the sequential test's error rates by
+simulation, at large and small looks, its games against the fixed-size plan, and the
+command end to end."""
 
 from __future__ import annotations
 
@@ -35,11 +36,41 @@ def test_a_planted_change_of_twice_delta_is_found_in_at_least_one_minus_beta_of_
 
 
 def test_it_uses_fewer_games_on_average_than_the_fixed_size_plan():
-    # the fixed-size study answering the same question for three Factions at once
-    fixed = games_needed(RULE.delta, alpha=RULE.alpha / 3, power=1 - RULE.beta, paired_rho=0.8)
+    # the fixed-size study answering the same question for the four outcomes at once
+    fixed = games_needed(RULE.delta, alpha=RULE.alpha / 4, power=1 - RULE.beta, paired_rho=0.8)
     for effect in (0.0, 2 * RULE.delta):
         _, used = _repeat(effect, 0.8, 300, 3)
         assert np.mean(used) < fixed
+
+
+def _small_looks(effect: float, rho: float, reps: int, seed: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    return [
+        seq.simulate_decision(rng, RULE, effect, rho, 20, 40_000, concentrated=True)[0]
+        for _ in range(reps)
+    ]
+
+
+def test_at_looks_of_20_games_a_change_in_3_percent_of_the_games_is_missed_at_most_beta():
+    # few discordant games in a small look once looked like a tiny variance: "no change"
+    # 31% of the time (beta is 0.2); the variance floor at delta (1 - delta) holds beta
+    decisions = _small_looks(RULE.delta, 0.0, 400, 40)
+    missed = decisions.count(seq.NO_CHANGE) / len(decisions)
+    assert missed <= RULE.beta + 3 * (RULE.beta * (1 - RULE.beta) / 400) ** 0.5
+
+
+def test_at_looks_of_20_games_an_a_a_comparison_claims_a_change_at_most_about_alpha():
+    decisions = _small_looks(0.0, 0.97, 400, 41)  # 3% of the games redrawn, no change
+    false = decisions.count(seq.CHANGE) / len(decisions)
+    assert false <= RULE.alpha + 3 * (RULE.alpha * (1 - RULE.alpha) / 400) ** 0.5
+
+
+def test_ties_are_tested_like_a_factions_win():
+    a = ["DS", "BK", "VE"] * 200
+    b = [None if i % 8 == 0 else w for i, w in enumerate(a)]  # 1 game in 8 now ties
+    tests = {t.faction: t for t in seq.look("A", "B", a, b, RULE).factions}
+    assert list(tests) == ["DS", "BK", "VE", "tie"]
+    assert tests["tie"].decision == seq.CHANGE and tests["tie"].diff == pytest.approx(0.125)
 
 
 def test_identical_games_are_no_change_and_a_one_sided_win_streak_is_a_change():
@@ -114,3 +145,24 @@ def test_looks_extend_the_run_on_the_same_seeds_up_to_max_games(tmp_path):
     assert [lk["games"] for lk in man["sequential"]["looks"]] == [12, 24]
     assert man["sequential"]["status"] in ("max games", "clear")
     assert man["config"]["games"] == 24
+
+
+def test_a_fresh_sequential_run_does_not_say_it_resumes_and_counts_every_look(tmp_path):
+    from cli_support import run_process
+
+    out = tmp_path / "r"
+    proc = run_process(
+        "run", "--variant", "base", "--variant", str(_copy_of_base(tmp_path)), "--until-clear",
+        "--delta", "0.2", "--games", "10", "--max-games", "40", "--strategy", "all=random",
+        "--jobs", "1", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    looks = json.loads((out / "manifest.json").read_text())["sequential"]["looks"]
+    assert len(looks) >= 2  # the later looks extended the run: not a resume
+    assert "resuming" not in proc.stderr and "already there" not in proc.stdout
+    assert f"Played {2 * looks[-1]['games']} games" in proc.stdout
+    assert "no change as large as 20 percentage points" in proc.stdout
+    md = (out / "report" / "report.md").read_text(encoding="utf-8")
+    assert "not a change of zero" in md[md.index("## Sequential test") :]
+    answer = md[md.index("## The answer") : md.index("## Verdict in detail")]
+    assert "sequential test" in answer

@@ -157,6 +157,27 @@ def test_paired_interval_matches_fagerland_newcombe_example():
     assert out["diff_high"] == pytest.approx(0.1186, abs=5e-5)
 
 
+def test_the_paired_interval_is_public_and_the_comparison_carries_all_four_cells():
+    a, b = paired_winners(59, 6, 16, 80)
+    out = stats.paired_win_comparison(a, b, "DS")
+    assert (out["b11"], out["b10"], out["b01"], out["b00"]) == (59, 6, 16, 80)
+    assert stats.paired_interval(59, 6, 16, 80, 0.95) == (out["diff_low"], out["diff_high"])
+    narrow = stats.paired_interval(59, 6, 16, 80, 0.9)
+    assert out["diff_low"] < narrow[0] < narrow[1] < out["diff_high"]
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (3, 10), (10, 10), (624, 1947), (1, 2)])
+def test_clopper_pearson_is_the_exact_binomial_interval(k, n):
+    from scipy.stats import binomtest
+
+    exact = binomtest(k, n).proportion_ci(0.9, method="exact")
+    assert stats.clopper_pearson(k, n, 0.9) == pytest.approx((exact.low, exact.high), abs=1e-9)
+
+
+def test_clopper_pearson_with_no_games_is_uninformative():
+    assert stats.clopper_pearson(0, 0) == (0.0, 1.0)
+
+
 def test_mcnemar_exact_on_few_discordant_pairs():
     # b01 = 1, b10 = 9: exact two-sided binomial p = 2 * (C(10,0) + C(10,1)) / 2^10 = 22/1024.
     a, b = paired_winners(5, 9, 1, 5)

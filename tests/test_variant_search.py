@@ -1,5 +1,7 @@
-"""``vsim tune`` (issue 19): a variant's [search] keys searched for win rates nearest a
-target; bad search spaces are one line and exit 2; same seed, same rows; resumable."""
+"""``vsim tune`` (issues 19, 40): a variant's [search] keys searched for win rates nearest a
+target; bad search spaces are one line and exit 2; same seed, same rows; resumable; the
+winner and the base game played again on fresh seeds, within the budget, and a winner no
+better than the base game called so."""
 
 from __future__ import annotations
 
@@ -92,7 +94,7 @@ def test_a_tune_writes_a_variant_that_vsim_run_accepts_and_a_report(tmp_path):
     assert result.exit_code == 0, result.output
     assert (out / "report" / "tune.html").is_file() and (out / "report" / "tune.png").is_file()
     state = json.loads((out / "search.json").read_text())
-    assert state["status"] == "complete" and state["games_used"] <= 160 + state["best"]["games"]
+    assert state["status"] == "complete" and state["games_used"] <= 160
     run = invoke("run", "--variant", str(out / "best.toml"), "--games", "4", "--jobs", "1",
                  "--out", str(tmp_path / "r"), "--no-report")  # fmt: skip
     assert run.exit_code == 0, run.output
@@ -171,3 +173,59 @@ def test_a_setting_proposed_again_is_played_once_and_the_space_running_out_ends_
     assert sorted(json.loads(r["params"])["sequence.pass_income.DS"] for r in explored) == [1, 4]
     settings = [r["params"] for r in outcome.rows if r["trial"] >= 0]  # -1: the base game
     assert len(settings) == len(set(settings)) == 2
+
+
+def test_the_whole_budget_counts_every_game_the_fresh_ones_included(tmp_path):
+    found = vs.run_search(_search(tmp_path, budget=160), tmp_path / "t", jobs=1)
+    assert found.played == found.games_used <= 160  # it played 200 and more on 160 before
+    state = json.loads((tmp_path / "t" / "search.json").read_text())
+    assert state["games_used"] == found.games_used
+
+
+def test_the_winner_and_the_base_game_are_reported_from_fresh_seeds(tmp_path):
+    from simulate.study.backends import open_backend
+
+    search = _search(tmp_path, budget=160)
+    found = vs.run_search(search, tmp_path / "t", jobs=1)
+    params = json.loads(found.best["params"])
+    assert found.best["kind"] == "fresh" and found.best["games"] == search.fresh_games
+    assert params == json.loads(found.search_best["params"])  # the search's winner, again
+    first, last = vs.FRESH_START, vs.FRESH_START + search.fresh_games - 1
+    assert max(r["games"] for r in found.rows) < first  # no candidate played those seeds
+    with open_backend("loky", 1) as be:
+        again = vs._play(be, search, params, "check", first, last)
+        base = vs._play(be, search, {}, "check-base", first, last)
+    assert {f: found.best[f] for f in again if f != "failed"} == {
+        f: again[f] for f in again if f != "failed"
+    }
+    assert {f: found.reference[f] for f in base if f != "failed"} == {
+        f: base[f] for f in base if f != "failed"
+    }
+    gain = found.gain
+    assert gain["low"] <= gain["diff"] <= gain["high"]
+    assert gain["diff"] == pytest.approx(found.best["distance"] - found.reference["distance"])
+
+
+def test_a_winner_no_better_than_the_base_game_is_not_called_best(tmp_path):
+    # the only candidate plays the base game's own rules: the same fresh games, no gain
+    text = 'name = "same"\ndescription = "same"\n[search]\n"combat.fort_penalty" = [1]\n'
+    out = tmp_path / "t"
+    result = invoke(
+        "tune", str(_file(tmp_path, text, "same.toml")), "--budget", "80", "--first-games",
+        "20", "--strategy", "all=random", "--jobs", "1", "--out", str(out), "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "No candidate beat the base game" in result.output and "Best:" not in result.output
+    md = (out / "report" / "tune.md").read_text(encoding="utf-8")
+    assert "**No candidate beat the base game** beyond noise" in md
+    assert "No candidate beat the base game beyond noise" in (out / "best.toml").read_text()
+    state = json.loads((out / "search.json").read_text())
+    assert state["beats_base"] is False and state["gain"]["diff"] == 0.0
+
+
+def test_fresh_gain_is_negative_when_the_winner_is_nearer_the_target():
+    even = ["DS", "BK", "VE"] * 100
+    lopsided = ["DS"] * 200 + ["BK", "VE"] * 50
+    target = {f: 1 / 3 for f in ("DS", "BK", "VE")}
+    gain = vs.fresh_gain(even, lopsided, target)
+    assert gain["high"] < 0 and gain["diff"] == pytest.approx(-100 * (1 / 18) ** 0.5)

@@ -19,9 +19,7 @@ pairing bought (``variance_reduction`` and the equivalent sample-size multiplier
 from __future__ import annotations
 
 import json
-import math
 import re
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +43,6 @@ from simulate.result import FACTIONS
 from simulate.study.dataset import cell_label
 
 OUTCOMES = (*FACTIONS, "tie")
-PLAN_DELTAS = (0.01, 0.02, 0.03, 0.05, 0.10)
 
 
 class CompareError(ReportError):
@@ -299,11 +296,9 @@ def compare(
         row["variance_reduction"] = ind["variance_reduction"]
         row["pairing_efficiency"] = ind["pairing_efficiency"]
         wins.append(row)
-    pvals = [r["p_value"] for r in wins if r["faction"] in FACTIONS]
-    if all(p == p for p in pvals):
-        adjusted = multipletests(pvals, method="holm")[1]
-        for r, p in zip((r for r in wins if r["faction"] in FACTIONS), adjusted, strict=True):
-            r["p_holm"] = float(p)
+    pvals = [r["p_value"] if r["p_value"] == r["p_value"] else 1.0 for r in wins]
+    for r, p in zip(wins, multipletests(pvals, method="holm")[1], strict=True):
+        r["p_holm"] = float(p)  # over this comparison's four outcomes (the report's: verdict)
     vp = []
     for f in FACTIONS:
         row = stats.paired_mean_difference(
@@ -329,7 +324,14 @@ def compare(
 
 def stuart_maxwell(win_a: Sequence[str], win_b: Sequence[str]) -> dict[str, float]:
     """One test across all outcomes (DS, BK, VE, tie) of two paired sides: Stuart-Maxwell's
-    test of marginal homogeneity on the paired winner table (statsmodels)."""
+    test of marginal homogeneity on the paired winner table (statsmodels).
+
+    An outcome with no discordant game (every game it won under one side it won under the
+    other) carries no information on a change and would make the covariance singular: it is
+    left out, as the standard treatment does, and the test runs on the outcomes that remain
+    (df one less than their number). With fewer than two left nothing changed (p = 1). Should
+    the covariance still be singular (discordances in separate groups of outcomes), its
+    pseudo-inverse is used with its rank as df."""
     import numpy as np
     from statsmodels.stats.contingency_tables import SquareTable
 
@@ -337,21 +339,36 @@ def stuart_maxwell(win_a: Sequence[str], win_b: Sequence[str]) -> dict[str, floa
     table = np.zeros((len(OUTCOMES), len(OUTCOMES)))
     for x, y in zip(win_a, win_b, strict=True):
         table[index[x], index[y]] += 1
-    seen = [i for i in range(len(OUTCOMES)) if table[i].sum() + table[:, i].sum() > 0]
-    table = table[np.ix_(seen, seen)]
-    if len(seen) < 2 or not (table - np.diag(np.diag(table))).any():
-        return {"statistic": 0.0, "df": float(max(0, len(seen) - 1)), "p_value": 1.0}
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a singular table gives nan, said as such below
-            result = SquareTable(table, shift_zeros=False).homogeneity()
-        return {
-            "statistic": float(result.statistic),
-            "df": float(result.df),
-            "p_value": float(result.pvalue),
-        }
-    except (ValueError, np.linalg.LinAlgError):  # a singular table: no test possible
-        return {"statistic": math.nan, "df": float(len(seen) - 1), "p_value": math.nan}
+    off = table - np.diag(np.diag(table))
+    kept = [i for i in range(len(OUTCOMES)) if off[i].sum() + off[:, i].sum() > 0]
+    if len(kept) < 2:
+        return {"statistic": 0.0, "df": 0.0, "p_value": 1.0, "outcomes": []}
+    table = table[np.ix_(kept, kept)]
+    names = [OUTCOMES[i] for i in kept]
+    statistic, df = _pseudo_inverse_statistic(table)
+    if df == len(kept) - 1:  # a covariance of full rank: statsmodels' test
+        result = SquareTable(table, shift_zeros=False).homogeneity()
+        statistic, df = float(result.statistic), float(result.df)
+    from scipy.stats import chi2
+
+    return {
+        "statistic": statistic,
+        "df": df,
+        "p_value": float(chi2.sf(statistic, df)) if df > 0 else 1.0,
+        "outcomes": names,
+    }
+
+
+def _pseudo_inverse_statistic(table: Any) -> tuple[float, float]:
+    """Stuart-Maxwell's statistic with the covariance's pseudo-inverse, and its rank (df)."""
+    import numpy as np
+
+    n = table.sum()
+    pr = table / n
+    d = (pr.sum(0) - pr.sum(1))[:-1]
+    vmat = -(pr + pr.T)[:-1, :-1]
+    np.fill_diagonal(vmat, (pr.sum(0) + pr.sum(1) - 2 * np.diag(pr))[:-1])
+    return float(n * d @ np.linalg.pinv(vmat) @ d), float(np.linalg.matrix_rank(vmat))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -366,7 +383,7 @@ def win_table(comp: Comparison) -> render.Table:
         "B - A",
         f"{level(comp.confidence)} paired CI",
         "McNemar p",
-        "Holm p",
+        "Holm p (this comparison)",
         "B only / A only",
         "variance reduction",
     ]
@@ -378,7 +395,7 @@ def win_table(comp: Comparison) -> render.Table:
             pp(r["diff"]),
             pp_ci(r["diff_low"], r["diff_high"]),
             p_value(r["p_value"]),
-            p_value(r.get("p_holm")) if r["faction"] != "tie" else "",
+            p_value(r.get("p_holm")),
             f"{r['b01']} / {r['b10']}",
             reduction(r["variance_reduction"], r["pairing_efficiency"]),
         ]
@@ -501,7 +518,22 @@ class CompareFiles:
     json: Path
 
 
-def write(comp: Comparison, out: Path) -> CompareFiles:
+def decision(comp: Comparison, margin: float = 0.03) -> dict[str, Any]:
+    """The report's verdict on this comparison alone (``verdict.changes``): per outcome
+    "change", "no change larger than margin" or undetermined, and its sentence."""
+    from simulate.analysis import verdict
+
+    return verdict.changes([comp], margin, round(1 - comp.confidence, 12))[0]
+
+
+def decision_lines(found: dict[str, Any]) -> list[str]:
+    """The answer as the report gives it: one sentence, then one line per outcome."""
+    return [f"{found['b']} against {found['a']}: {found['sentence']}"] + [
+        f"  {r['text']}" for r in found["factions"]
+    ]
+
+
+def write(comp: Comparison, out: Path, margin: float = 0.03) -> CompareFiles:
     """Write ``compare.md``, ``compare.png`` and ``compare.json`` into ``out``."""
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -509,12 +541,21 @@ def write(comp: Comparison, out: Path) -> CompareFiles:
         raise CompareError(f"cannot create {out}: {exc.strerror}") from None
     png = figures.save(figure(comp), out / "compare.png")
     context = template_context(comp, png)
+    found = decision(comp, margin)
     md = out / "compare.md"
     md.write_text(
-        render.markdown("compare.md.j2", comparison=context, figure=context["figure"]), "utf-8"
+        render.markdown(
+            "compare.md.j2",
+            comparison=context,
+            figure=context["figure"],
+            answer=found,
+            confidence=comp.confidence,
+        ),
+        "utf-8",
     )
     js = out / "compare.json"
-    text = json.dumps(finite(comp.to_json()), indent=2, allow_nan=False, default=_json_default)
+    payload = finite(comp.to_json() | {"verdict": found})
+    text = json.dumps(payload, indent=2, allow_nan=False, default=_json_default)
     js.write_text(text + "\n", "utf-8")
     return CompareFiles(out, md, png, js)
 
@@ -525,53 +566,6 @@ def _json_default(x: Any) -> Any:
     return str(x)
 
 
-# ---------------------------------------------------------------------------------------------
-# Sample sizes
-
-
-def plan_rows(
-    delta: float,
-    p0: float = 1 / 3,
-    alpha: float = 0.05,
-    power: float = 0.8,
-    paired_rho: float | None = None,
-    deltas: Sequence[float] = PLAN_DELTAS,
-) -> list[dict[str, Any]]:
-    """Games per variant for ``delta`` and a few other deltas (those with p0 + d <= 1),
-    unpaired and (with ``paired_rho``) paired: ``stats.games_needed``; ValueError if bad."""
-    stats.games_needed(delta, p0, alpha, power, paired_rho)  # validates every input
-    chosen = [delta] + [d for d in deltas if not math.isclose(d, delta) and p0 + d <= 1.0]
-    out = []
-    for d in sorted(chosen):
-        row = {
-            "delta": d,
-            "unpaired": stats.games_needed(d, p0, alpha, power),
-            "chosen": d == delta,
-        }
-        if paired_rho is not None:
-            row["paired"] = stats.games_needed(d, p0, alpha, power, paired_rho)
-        out.append(row)
-    return out
-
-
-def plan_sentence(
-    delta: float, p0: float, alpha: float, power: float, paired_rho: float | None
-) -> str:
-    n = stats.games_needed(delta, p0, alpha, power)
-    text = (
-        f"To detect a change of {100 * delta:g} percentage points in a faction's win rate "
-        f"(from {100 * p0:.1f}% to {100 * (p0 + delta):.1f}%) with a two-sided test at "
-        f"alpha = {alpha:g} and {100 * power:g}% power, play {n:,} games per variant"
-    )
-    if paired_rho is None:
-        return text + " (unpaired; variants on common seeds need fewer: give --paired-rho)."
-    m = stats.games_needed(delta, p0, alpha, power, paired_rho)
-    return (
-        text + f" unpaired, or {m:,} per variant on common seeds with per-game correlation "
-        f"rho = {paired_rho:g}."
-    )
-
-
 __all__ = [
     "CompareError",
     "TooFewPairs",
@@ -580,12 +574,12 @@ __all__ = [
     "template_context",
     "lineup_agreement",
     "compare",
+    "decision",
+    "decision_lines",
     "default_out",
     "figure",
     "paired_games",
     "pairing",
-    "plan_rows",
-    "plan_sentence",
     "report_pairs",
     "resolve",
     "write",

@@ -43,6 +43,22 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> Table:
     return Table(list(columns), body, align)
 
 
+def text(t: Table) -> str:
+    """A :class:`Table` as plain text: a header, a rule, and the rows, each column padded to
+    its widest cell (text columns left-aligned, numbers right-aligned), values as printed,
+    no quotes and no types (for a notebook or a terminal)."""
+    widths = [max(len(str(c)) for c in [col, *(r[i] for r in t.rows)]) for i, col in
+              enumerate(t.columns)]  # fmt: skip
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if a == "l" else c.rjust(w)
+            for c, w, a in zip(cells, widths, t.align, strict=True)
+        ).rstrip()
+
+    return "\n".join([line(t.columns), line(["-" * w for w in widths]), *map(line, t.rows)])
+
+
 @dataclass(frozen=True)
 class Figure:
     """A saved figure and its caption."""

@@ -105,6 +105,11 @@ def build_report(
         run, [c for c in comparisons if not isinstance(c, str)], margin, 1 - confidence
     )
     context["verdict"] = found
+    context["exploitability"] = exploitability_context(found["exploitability"])
+    context["provenance"] = render.table(
+        ["what", "value"],
+        [*context["provenance"].rows, *exploitability_rows(found["exploitability"])],
+    )
     context["sequential"] = sequential_context(run.manifest.get("sequential"))
     with contextlib.suppress(OSError):  # a read-only run folder: it is still in the report
         (run.directory / "verdict.json").write_text(
@@ -389,8 +394,9 @@ def sequential_context(entry: dict[str, Any] | None) -> dict[str, Any] | None:
     for c in last["comparisons"]:
         for f in c["factions"]:
             rows.append(
-                (f"{c['b']} vs {c['a']}", f["faction"], f["n"], f"{100 * f['diff']:+.1f} pp",
-                 f"{f['llr']:.2f}", f["decision"])
+                (f"{c['b']} vs {c['a']}",
+                 "unresolved ties" if f["faction"] == "tie" else f["faction"], f["n"],
+                 f"{100 * f['diff']:+.1f} pp", f"{f['llr']:.2f}", f["decision"])
             )  # fmt: skip
     return {
         "rule": rule,
@@ -398,6 +404,44 @@ def sequential_context(entry: dict[str, Any] | None) -> dict[str, Any] | None:
         "games": entry.get("games_used"),
         "looks": [lk["games"] for lk in entry["looks"]],
         "table": render.table(
-            ["comparison", "Faction", "paired games", "B - A", "LLR", "decision"], rows
+            ["comparison", "outcome", "paired games", "B - A", "LLR", "decision"], rows
         ),
     }
+
+
+def exploitability_context(found: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each measured lineup's exploitability as a short table: per seat, the strongest
+    challenger that beat the field significantly and its gain (none: no challenger tried
+    did)."""
+    out = []
+    for e in found:
+        beaten = dict(e["seats"])
+        rows = []
+        for f in FACTIONS:
+            rec = beaten.get(f)
+            if rec is None:
+                rows.append((f, "none of those tried beats the field here", "", ""))
+            else:
+                rows.append(
+                    (f, f"`{rec['challenger']}`",
+                     f"{100 * rec['gain']:+.1f} [{100 * rec['gain_lo']:+.1f}, "
+                     f"{100 * rec['gain_hi']:+.1f}]", f"{rec['games']:,}")
+                )  # fmt: skip
+        table = render.table(
+            ["seat", "strongest challenger", "gain (percentage points)", "paired games"], rows
+        )
+        out.append(e | {"table": table})
+    return out
+
+
+def exploitability_rows(found: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Provenance rows: the ladder commands each exploitability figure comes from, one code
+    span per command (a command never breaks across lines)."""
+    rows = []
+    for e in found:
+        who = f"`{e.get('strategy')}` {e.get('version') or ''}".strip()
+        if e.get("lineup"):
+            who = f"lineup {e['lineup']} ({who})"
+        parts = [p.strip() for p in str(e.get("command") or "").split("; ") if p.strip()]
+        rows.append((f"Exploitability of {who}", "; ".join(f"`{p}`" for p in parts) or "–"))
+    return rows

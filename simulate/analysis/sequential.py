@@ -1,7 +1,9 @@
 """The stopping rule of ``vsim run --until-clear`` (issue 19): does variant B change any
-Faction's win rate by at least ``delta`` compared with A, on paired games?
+Faction's win rate (or the rate of unresolved ties) by at least ``delta`` compared with A,
+on paired games?
 
-For each Faction, the paired per-game differences d = [B won] - [A won] (in -1, 0, 1) are
+For each outcome (each Faction, and unresolved ties, so that a rule turning wins into ties
+shows), the paired per-game differences d = [B had it] - [A had it] (in -1, 0, 1) are
 tested by one sequential probability ratio test of mean 0 against a change of ``delta``
 either way: the alternative is the even mixture of mean +delta and mean -delta (a mixture
 of alternatives keeps Wald's error bounds). Each side's log-likelihood ratio uses the normal
@@ -12,9 +14,16 @@ fishtest uses):
     LLR = log((exp(LLR(+delta)) + exp(LLR(-delta))) / 2)
 
 crossing log((1 - beta) / a) accepts the change, log(beta / (1 - a)) rejects it. ``a`` is
-``alpha`` split (Bonferroni) over the three Factions and every comparison of the run, so the
+``alpha`` split (Bonferroni) over the four outcomes and every comparison of the run, so the
 chance of a false "changes" anywhere in the run is at most ``alpha``. The mixture stops an
 A/A comparison sooner than two one-sided tests would (both must accept there).
+
+The variance is floored at delta * (1 - delta), the least a change of delta can have (every
+changed game moving the same way), and at one discordant game in n: a small look that saw
+few discordant games would otherwise estimate a tiny variance and call a change
+concentrated in a few percent of the games "no change" (issue 40). "No change" means no
+change as large as ``delta`` at this power (a true change of delta / 2 is called "no
+change" about half the time), not a change of zero.
 
 Why an SPRT rather than a group-sequential design with an alpha-spending function: the
 number of looks is not known in advance (the run stops when every comparison is clear or at
@@ -33,13 +42,16 @@ from typing import Any
 import numpy as np
 
 FACTIONS = ("DS", "BK", "VE")
+TIE = "tie"
+OUTCOMES = (*FACTIONS, TIE)  # what each comparison tests: the Factions' wins and the ties
 CHANGE, NO_CHANGE, OPEN = "change", "no change", "open"
 
 
 @dataclass(frozen=True)
 class Rule:
-    """The question and its error rates: a change of at least ``delta`` in a Faction's win
-    rate, false "change" at most ``alpha`` in the run, missed change at most ``beta``."""
+    """The question and its error rates: a change of at least ``delta`` in the rate of an
+    outcome (a Faction's win, an unresolved tie), false "change" at most ``alpha`` in the
+    run, missed change at most ``beta``."""
 
     delta: float = 0.03
     alpha: float = 0.05
@@ -59,19 +71,21 @@ class Rule:
 
     @property
     def side_alpha(self) -> float:
-        """The level of each Faction's test (Bonferroni over Factions and comparisons)."""
-        return self.alpha / (len(FACTIONS) * self.comparisons)
+        """The level of each outcome's test (Bonferroni over outcomes and comparisons)."""
+        return self.alpha / (len(OUTCOMES) * self.comparisons)
 
     @property
     def bounds(self) -> tuple[float, float]:
-        """(lower, upper) bounds of each Faction's LLR (Wald)."""
+        """(lower, upper) bounds of each outcome's LLR (Wald)."""
         a = self.side_alpha
         return math.log(self.beta / (1 - a)), math.log((1 - self.beta) / a)
 
     def to_json(self) -> dict[str, Any]:
         lower, upper = self.bounds
         return {
-            "test": "GSPRT per Faction, mean 0 against +-delta (even mixture), normal approximation",
+            "test": "GSPRT per outcome (Factions and ties), mean 0 against +-delta (even "
+            "mixture), normal approximation, variance floored at delta * (1 - delta)",
+            "outcomes": list(OUTCOMES),
             "delta": self.delta,
             "alpha": self.alpha,
             "beta": self.beta,
@@ -84,20 +98,23 @@ class Rule:
 
 def llr(d: np.ndarray, mu0: float, mu1: float) -> float:
     """The generalised SPRT's log-likelihood ratio of mean ``mu1`` against ``mu0`` for the
-    paired differences ``d`` (variance estimated from them, floored at one discordant pair
-    in n so that a run of identical games still moves)."""
+    paired differences ``d``: the variance estimated from them, floored at the least a mean
+    of ``mu1`` allows, |mu1| (1 - |mu1|), and at one discordant pair in n."""
     n = d.size
     if n == 0:
         return 0.0
-    var = max(float(np.var(d)), 1.0 / n)
+    shift = abs(mu1 - mu0)
+    var = max(float(np.var(d)), shift * (1 - shift), 1.0 / n)
     return (mu1 - mu0) / var * (float(d.sum()) - n * (mu0 + mu1) / 2)
 
 
 @dataclass
 class FactionTest:
+    """One outcome's test at one look (a Faction's win, or ``tie``)."""
+
     faction: str
     n: int
-    diff: float  # mean of d: B's win rate minus A's
+    diff: float  # mean of d: B's rate minus A's
     llr_up: float  # mean 0 against +delta
     llr_down: float  # mean 0 against -delta
     llr: float  # mean 0 against the even mixture of +delta and -delta
@@ -115,8 +132,8 @@ class Look:
 
     @property
     def decision(self) -> str:
-        """``change`` once a Faction crossed an upper bound, ``no change`` once every
-        Faction crossed both lower bounds, else ``open``."""
+        """``change`` once an outcome crossed an upper bound, ``no change`` once every
+        outcome crossed its lower bound, else ``open``."""
         if any(t.decision == CHANGE for t in self.factions):
             return CHANGE
         if self.factions and all(t.decision == NO_CHANGE for t in self.factions):
@@ -133,16 +150,24 @@ class Look:
         }
 
 
+def _labels(winners: Sequence[str | None]) -> np.ndarray:
+    """Winners as an array of outcome labels (``tie`` for None)."""
+    arr = np.asarray(winners, dtype=object)
+    return np.where(np.equal(arr, None), TIE, arr)
+
+
 def pair_tests(
     winners_a: Sequence[str | None], winners_b: Sequence[str | None], rule: Rule
 ) -> list[FactionTest]:
-    """Each Faction's test on paired winners (game k of A with game k of B)."""
+    """Each outcome's test on paired winners (game k of A with game k of B; None or ``tie``
+    is an unresolved tie)."""
     if len(winners_a) != len(winners_b):
         raise ValueError(f"paired inputs differ in length: {len(winners_a)} vs {len(winners_b)}")
     lower, upper = rule.bounds
+    a, b = _labels(winners_a), _labels(winners_b)
     out = []
-    for f in FACTIONS:
-        d = np.array([(b == f) - (a == f) for a, b in zip(winners_a, winners_b, strict=True)])
+    for f in OUTCOMES:
+        d = (b == f).astype(int) - (a == f).astype(int)
         up = llr(d, 0.0, rule.delta)
         down = llr(d, 0.0, -rule.delta)
         both = max(up, down) + math.log1p(math.exp(-abs(up - down))) - math.log(2)
@@ -162,6 +187,41 @@ def look(a: str, b: str, winners_a: Sequence, winners_b: Sequence, rule: Rule) -
     return Look(a, b, len(winners_a), pair_tests(winners_a, winners_b, rule))
 
 
+def paired_winners(
+    rng: np.random.Generator,
+    games: int,
+    effect: float,
+    rho: float,
+    base: float | Sequence[float] = 1 / 3,
+    concentrated: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Synthetic paired winners (A, B) of ``games`` games: A's are won by DS and BK with
+    ``base`` each (or by DS, BK and VE with the three rates ``base``), B's by DS ``effect``
+    more often (taken from VE). Mixed (the
+    default): a game of B repeats A's winner with probability ``rho``, else is drawn afresh.
+    ``concentrated``: B repeats A's winner except in ``effect`` of the games, where a win
+    of another outcome becomes DS's (the least variance a change of ``effect`` can have);
+    with ``effect`` 0 it redraws ``1 - rho`` of the games from A's own rates (an A/A pair)."""
+    probs_a = np.array([base, base, 1 - 2 * base] if np.isscalar(base) else base, dtype=float)
+    names = np.array(FACTIONS, dtype=object)
+    a = names[rng.choice(3, size=games, p=probs_a)]
+    if concentrated:
+        b = a.copy()
+        if effect > 0:
+            flip = (a != "DS") & (rng.random(games) < effect / (1 - probs_a[0]))
+            b[flip] = "DS"
+        else:
+            redraw = rng.random(games) >= rho
+            b[redraw] = names[rng.choice(3, size=int(redraw.sum()), p=probs_a)]
+        return a, b
+    shift = np.array([effect, 0.0, -effect]) / (1 - rho)  # B's marginal moves by ``effect``
+    probs_b = probs_a + shift
+    if probs_b.min() < 0:
+        raise ValueError(f"effect {effect} is too large for rho {rho}")
+    fresh = names[rng.choice(3, size=games, p=probs_b)]
+    return a, np.where(rng.random(games) < rho, a, fresh)
+
+
 def simulate_decision(
     rng: np.random.Generator,
     rule: Rule,
@@ -169,29 +229,19 @@ def simulate_decision(
     rho: float,
     look_games: int,
     max_games: int,
-    base: float = 1 / 3,
+    base: float | Sequence[float] = 1 / 3,
+    concentrated: bool = False,
 ) -> tuple[str, int]:
-    """(decision, games used) of one sequential comparison on synthetic paired games: A's
-    games are won by DS and BK with ``base`` each, B's by DS ``effect`` more often (taken
-    from VE), and a game of B repeats A's winner with probability ``rho`` (the pairing)."""
-    probs_a = np.array([base, base, 1 - 2 * base])
-    shift = np.array([effect, 0.0, -effect]) / (1 - rho)  # B's marginal moves by ``effect``
-    probs_b = probs_a + shift
-    if probs_b.min() < 0:
-        raise ValueError(f"effect {effect} is too large for rho {rho}")
-    names = np.array(FACTIONS)
-    wa: list[str] = []
-    wb: list[str] = []
+    """(decision, games used) of one sequential comparison on synthetic paired games
+    (``paired_winners``), looking every ``look_games`` games up to ``max_games``."""
+    wa: list[np.ndarray] = []
+    wb: list[np.ndarray] = []
     n = 0
     while True:
         n = min(n + look_games, max_games)
-        k = n - len(wa)
-        a = names[rng.choice(3, size=k, p=probs_a)]
-        fresh = names[rng.choice(3, size=k, p=probs_b)]
-        same = rng.random(k) < rho
-        b = np.where(same, a, fresh)
-        wa += a.tolist()
-        wb += b.tolist()
-        state = look("A", "B", wa, wb, rule).decision
+        a, b = paired_winners(rng, n - sum(x.size for x in wa), effect, rho, base, concentrated)
+        wa.append(a)
+        wb.append(b)
+        state = look("A", "B", np.concatenate(wa), np.concatenate(wb), rule).decision
         if state != OPEN or n >= max_games:
             return state, n

@@ -58,6 +58,23 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     return (low, high)
 
 
+def clopper_pearson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Clopper-Pearson (exact) interval for a binomial proportion (statsmodels' ``beta``
+    method): each bound is an exact one-sided test at (1 - confidence) / 2, so a test built on
+    it never exceeds its level, unlike Wilson's. ``n == 0`` gives (0.0, 1.0)."""
+    alpha = _check_confidence(confidence)
+    if n < 0 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n, got successes={successes}, n={n}")
+    if n == 0:
+        return (0.0, 1.0)
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(successes, n, alpha=alpha, method="beta")
+    low = 0.0 if successes == 0 else float(low)
+    high = 1.0 if successes == n else float(high)
+    return (low, high)
+
+
 def goodman_intervals(
     counts: Mapping[Any, int] | Sequence[int], confidence: float = 0.95
 ) -> dict[Any, tuple[float, float]]:
@@ -127,8 +144,8 @@ def win_rate_table(
     return rows
 
 
-def _newcombe_paired_interval(
-    n11: int, n10: int, n01: int, n00: int, confidence: float
+def paired_interval(
+    n11: int, n10: int, n01: int, n00: int, confidence: float = 0.95
 ) -> tuple[float, float]:
     """Newcombe (1998, Stat Med 17:2635, method 10) square-and-add interval for p_b - p_a, paired.
 
@@ -167,7 +184,8 @@ def paired_win_comparison(
     diff = rate_b - rate_a with Newcombe's paired square-and-add interval (method 10), and
     McNemar's test of equal rates: exact binomial below 25 discordant pairs, else chi-square
     with continuity correction (``mcnemar_statistic`` is min(b01, b10) when exact, else the
-    chi-square). b01 counts games b won and a did not; b10 the reverse.
+    chi-square). b01 counts games b won and a did not; b10 the reverse; b11 games both won,
+    b00 games neither did.
     """
     a, b = list(winners_a), list(winners_b)
     if len(a) != len(b):
@@ -186,7 +204,7 @@ def paired_win_comparison(
     from statsmodels.stats.contingency_tables import mcnemar
 
     test = mcnemar([[n11, n10], [n01, n00]], exact=exact, correction=True)
-    low, high = _newcombe_paired_interval(n11, n10, n01, n00, confidence)
+    low, high = paired_interval(n11, n10, n01, n00, confidence)
     return {
         "faction": faction,
         "n": n,
@@ -197,6 +215,8 @@ def paired_win_comparison(
         "diff_high": high,
         "b01": n01,
         "b10": n10,
+        "b11": n11,
+        "b00": n00,
         "mcnemar_method": "exact" if exact else "chi2",
         "mcnemar_statistic": float(test.statistic),
         "p_value": float(test.pvalue),

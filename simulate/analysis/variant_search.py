@@ -1,5 +1,6 @@
-"""The report of a variant search (``vsim tune``): the best setting against the base game,
-every candidate, and how each Faction's win rate moves with each searched key (issue 19)."""
+"""The report of a variant search (``vsim tune``): the winner against the base game on fresh
+seeds (and whether it beats it beyond noise), every candidate, and how each Faction's win
+rate moves with each searched key (issues 19, 40)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ def write(directory: Path) -> TuneFiles:
     cfg = state["config"]
     rows = [r for r in vs_rows(directory) if r["trial"] >= 0]
     best, ref = state["best"], state["reference"]
+    chosen = state.get("search_best") or best
     out = directory / "report"
     out.mkdir(parents=True, exist_ok=True)
     keys = [d["key"] for d in cfg["search"]]
@@ -53,12 +55,16 @@ def write(directory: Path) -> TuneFiles:
         "title": f"Variant search: {directory.resolve().name}",
         "bots": ", ".join(f"{f} `{s}`" for f, s in cfg["strategies"].items()),
         "provisional": state.get("provisional", {}).get("any", True),
-        "best_text": (
-            f"**{_settings(best)}**: {best['distance']:.1f} points from the target "
-            f"[{best['distance_low']:.1f}, {best['distance_high']:.1f}] over {best['games']} "
-            f"games, against {ref['distance']:.1f} for the base game on the same seeds."
+        "best_text": answer(state),
+        "beats_base": state.get("beats_base", True),
+        "best": render.table(
+            ["", *head],
+            [
+                ("winner, fresh seeds", *_row(best)),
+                ("base game, the same fresh seeds", *_row(ref)),
+                ("winner, the search's own games (chosen for them: looks better)", *_row(chosen)),
+            ],
         ),
-        "best": render.table(head, [_row(best), _row(ref)]),
         "search_file": cfg["variant"]["name"],
         "dims": "; ".join(
             f"`{d['key']}` in {d['choices'] if 'choices' in d else [d['low'], d['high']]}"
@@ -83,6 +89,31 @@ def write(directory: Path) -> TuneFiles:
     page = out / "tune.html"
     page.write_text(render.html("tune.md.j2", context["title"], **context), "utf-8")
     return TuneFiles(md, page, png)
+
+
+def answer(state: dict[str, Any]) -> str:
+    """What the search found, in one paragraph: the winner's figures on fresh seeds against
+    the base game's, and whether it beats it beyond noise."""
+    best, ref = state["best"], state["reference"]
+    gain = state.get("gain")
+    figures = (
+        f"{best['distance']:.1f} percentage points from the target [{best['distance_low']:.1f}, "
+        f"{best['distance_high']:.1f}] over {best['games']} fresh games, against "
+        f"{ref['distance']:.1f} for the base game on the same games"
+    )
+    if gain is None:  # a search made before the fresh games existed
+        return f"**{_settings(best)}**: {figures}."
+    diff = (
+        f"difference {gain['diff']:+.1f} [{gain['low']:+.1f}, {gain['high']:+.1f}], 90% "
+        "paired bootstrap: better beyond noise when the whole interval is below 0"
+    )
+    if state.get("beats_base"):
+        return f"**{_settings(best)}** beats the base game: {figures} ({diff})."
+    return (
+        f"**No candidate beat the base game** beyond noise. The search's best, "
+        f"{_settings(best)}, is {figures} ({diff}): no better than the base game on fresh "
+        "seeds. Its variant is written anyway."
+    )
 
 
 def vs_rows(directory: Path) -> list[dict[str, Any]]:

@@ -121,6 +121,10 @@ def report(
 )  # fmt: skip
 @CONFOUNDED
 @click.option(
+    "--margin", type=float, default=0.03, show_default=True,
+    help="The smallest change in a win rate that matters: no change within +-margin.",
+)  # fmt: skip
+@click.option(
     "--json", "as_json", is_flag=True, help="Print the comparison as JSON on stdout (scripts)."
 )
 def compare(
@@ -130,23 +134,28 @@ def compare(
     confidence: float,
     boot: int,
     confounded: bool,
+    margin: float,
     as_json: bool,
 ) -> None:
     """Compare two variants game by game on their common seeds (DIR --variants A B, or DIR_A DIR_B).
 
     Per faction: win rates of A and B, the difference with its paired (Newcombe) interval
     and McNemar p-value; the difference of mean VP with a paired bootstrap interval; and the
-    variance reduction the pairing bought. Writes compare.md, compare.png and compare.json.
+    variance reduction the pairing bought; then the report's answer (change, no change
+    larger than --margin, or undetermined with the games that would decide it). Writes
+    compare.md, compare.png and compare.json.
     """
     from simulate.analysis import compare as cmp
 
     _check_confidence(confidence)
     if boot < 1:
         raise AnalysisInputError(f"--boot must be a positive integer, got {boot}")
+    if not 0.0 < margin < 1.0:
+        raise AnalysisInputError(f"--margin must be in (0, 1), got {margin}")
     try:
         a, b = cmp.resolve(directories, variants)
         comp = cmp.compare(a, b, confidence=confidence, n_boot=boot, allow_confounded=confounded)
-        files = cmp.write(comp, out if out is not None else cmp.default_out(a, b))
+        files = cmp.write(comp, out if out is not None else cmp.default_out(a, b), margin)
     except cmp.CompareError as exc:
         raise AnalysisInputError(str(exc)) from None
     except cmp.ReportError as exc:
@@ -156,6 +165,8 @@ def compare(
         return
     _print_comparison(comp)
     click.echo(f"Wrote {files.markdown}, {files.figure.name} and {files.json.name}")
+    for line in cmp.decision_lines(cmp.decision(comp, margin)):
+        click.echo(line)
 
 
 def _print_comparison(comp: Any) -> None:
@@ -191,14 +202,22 @@ def _print_comparison(comp: Any) -> None:
 @click.command("plan")
 @click.option(
     "--delta", type=float, required=True,
-    help="The change in a faction's win rate to detect, e.g. 0.03 for 3 points.",
+    help="The change in a faction's win rate to detect, e.g. 0.03 for 3 percentage points.",
 )  # fmt: skip
 @click.option(
-    "--p0", type=float, default=1 / 3, show_default="1/3",
-    help="The win rate before the change.",
+    "--p0", type=float, default=None, show_default="1/3",
+    help="The win rate before the change (with --pilot: each Faction's, from the pilot).",
 )  # fmt: skip
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="Two-sided test level.")
+@click.option(
+    "--alpha", type=float, default=0.05, show_default=True,
+    help="The report's level: over every outcome and comparison (Holm), as the verdict tests.",
+)  # fmt: skip
 @click.option("--power", type=float, default=0.8, show_default=True, help="Power of the test.")
+@click.option(
+    "--comparisons", type=int, default=None, show_default="1, or the pilot's",
+    help="Comparisons the report will make (variants after the first): the verdict adjusts "
+    "over all of them.",
+)  # fmt: skip
 @click.option(
     "--paired-rho", type=float, default=None,
     help="Per-game correlation of the two variants' results on common seeds (the variance "
@@ -206,34 +225,46 @@ def _print_comparison(comp: Any) -> None:
 )  # fmt: skip
 @click.option(
     "--pilot", type=click.Path(path_type=Path), default=None,
-    help="A run of the variants to compare (a pilot): plan with their own per-game correlation "
-    "(its 95% lower bound, the smallest over the run's variants paired with its first).",
+    help="A run of the variants to compare (a pilot): plan with their own win rates and "
+    "per-game correlation (its 95% lower bound, the smallest over the run's variants paired "
+    "with its first).",
 )  # fmt: skip
 def plan(
     delta: float,
-    p0: float,
+    p0: float | None,
     alpha: float,
     power: float,
+    comparisons: int | None,
     paired_rho: float | None,
     pilot: Path | None,
 ) -> None:
-    """How many games per variant detect a given change in a faction's win rate."""
+    """How many games per variant let the report's verdict find a given change in a
+    faction's win rate (McNemar per outcome, Holm over the report's outcomes and
+    comparisons, at --alpha and --power)."""
     from rich.table import Table
 
-    from simulate.analysis import compare as cmp
+    from simulate.analysis import planning
 
     console = _console()
+    if comparisons is not None and comparisons < 1:
+        raise AnalysisInputError(f"--comparisons must be a positive integer, got {comparisons}")
+    rates: float | dict[str, float] = 1 / 3 if p0 is None else p0
     if pilot is not None:
         if paired_rho is not None:
             raise AnalysisInputError("give --paired-rho or --pilot, not both")
-        paired_rho = _pilot_rho(pilot, console)
+        if p0 is not None:
+            raise AnalysisInputError("give --p0 or --pilot, not both (the pilot gives the rates)")
+        found = _pilot(pilot, console)
+        rates, paired_rho = found["rates"], found["rho"]
+        comparisons = comparisons or found["comparisons"]
+    comparisons = comparisons or 1
     try:
-        rows = cmp.plan_rows(delta, p0, alpha, power, paired_rho)
-        sentence = cmp.plan_sentence(delta, p0, alpha, power, paired_rho)
+        rows = planning.plan_rows(delta, rates, alpha, power, paired_rho, comparisons=comparisons)
+        sentence = planning.plan_sentence(delta, rates, alpha, power, paired_rho, comparisons)
     except ValueError as exc:
         raise AnalysisInputError(_plan_message(str(exc))) from None
     console.print(sentence, highlight=False, soft_wrap=True)
-    table = Table(title=f"Games per variant (alpha {alpha:g}, power {100 * power:g}%)")
+    table = Table(title=f"Games per variant ({100 * power:g}% power)")
     table.add_column("change in win rate", justify="right")
     table.add_column("from → to", justify="right")
     table.add_column("unpaired", justify="right")
@@ -241,9 +272,10 @@ def plan(
         table.add_column(f"paired, rho {paired_rho:g}", justify="right")
     for r in rows:
         mark = " ◀" if r["chosen"] else ""
+        who = f"{r['faction']} " if r["faction"] else ""
         cells = [
             f"{100 * r['delta']:g} pp{mark}",
-            f"{100 * p0:.1f}% → {100 * (p0 + r['delta']):.1f}%",
+            f"{who}{100 * r['from']:.1f}% → {100 * r['to']:.1f}%",
             f"{r['unpaired']:,}",
         ]
         if paired_rho is not None:
@@ -252,31 +284,31 @@ def plan(
     console.print(table)
 
 
-def _pilot_rho(pilot: Path, console: Any) -> float:
-    """The smallest lower bound of the pairing correlation of the pilot's variants, each
-    paired with its first variant (prints each pair's figures)."""
+def _pilot(pilot: Path, console: Any) -> dict[str, Any]:
+    """The pilot's win rates and pairing (``planning.pilot_figures``), each pair printed."""
     from simulate.analysis import compare as cmp
+    from simulate.analysis import planning
     from simulate.analysis.run import ReportError, load_run
 
     try:
-        run = load_run(pilot)
-        if len(run.variants) < 2:
-            raise AnalysisInputError(f"--pilot {pilot}: the run has one variant; nothing to pair")
-        first = run.variants[0]
-        lows = []
-        for other in run.variants[1:]:
-            rho = cmp.pairing(cmp.Side(run, first, first), cmp.Side(run, other, other))
-            lows.append(rho["low"])
-            console.print(
-                f"pilot {first} vs {other}: per-game correlation {rho['mean']:.2f} "
-                f"(DS {rho['DS']:.2f}, BK {rho['BK']:.2f}, VE {rho['VE']:.2f}; 95% lower bound "
-                f"{rho['low']:.2f}, {rho['n']:,} pairs)",
-                highlight=False,
-                soft_wrap=True,
-            )
+        found = planning.pilot_figures(load_run(pilot))
     except (ReportError, cmp.CompareError, ValueError) as exc:
         raise AnalysisInputError(f"--pilot {pilot}: {exc}") from None
-    return round(max(0.0, min(lows)), 2)
+    rates = ", ".join(f"{f} {100 * r:.1f}%" for f, r in found["rates"].items())
+    console.print(
+        f"pilot {found['first']}: {rates} of {found['games']:,} finished games",
+        highlight=False,
+        soft_wrap=True,
+    )
+    for other, rho in found["pairs"]:
+        console.print(
+            f"pilot {found['first']} vs {other}: per-game correlation {rho['mean']:.2f} "
+            f"(DS {rho['DS']:.2f}, BK {rho['BK']:.2f}, VE {rho['VE']:.2f}; 95% lower bound "
+            f"{rho['low']:.2f}, {rho['n']:,} pairs)",
+            highlight=False,
+            soft_wrap=True,
+        )
+    return found
 
 
 def _plan_message(text: str) -> str:

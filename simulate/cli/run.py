@@ -26,21 +26,30 @@ from simulate.study.specs import DEFAULT_GAMES, Study
 class Bar(runner.Progress):
     """Progress of a run: a rich bar on a terminal, else (piped, nohup, CI) a plain line on
     stderr every ``every`` seconds. Speed and ETA count only the games this invocation played,
-    so a resumed run's ETA is right from the start."""
+    so a resumed run's ETA is right from the start. Only the first start of a command can be
+    a resume: the later ones (the looks of ``--until-clear``) extend what it played."""
 
     def __init__(self, progress: Any, every: float = 10.0) -> None:
         self.progress = progress
         self.task: Any = None
+        self.starts = 0
         self.played = self.total = self.already = 0
         self.t0 = self.last = time.perf_counter()
         self.every = every
 
     def start(self, total: int, already: int) -> None:
         self.t0 = self.last = time.perf_counter()
-        self.total, self.already = total, already
-        label = f"games ({already} already there)" if already else "games"
-        self.task = self.progress.add_task(label, total=total, completed=already, rate="-", eta="-")
-        if self.lines and already:
+        self.total, self.already, self.played = total, already, 0
+        self.starts += 1
+        resumed = already and self.starts == 1
+        label = f"games ({already} already there)" if resumed else "games"
+        if self.task is not None:
+            self.progress.update(self.task, total=total, completed=already)
+        else:
+            self.task = self.progress.add_task(
+                label, total=total, completed=already, rate="-", eta="-"
+            )
+        if self.lines and resumed:
             click.echo(f"resuming: {already} of {total} games already there", err=True)
 
     @property
@@ -51,7 +60,7 @@ class Bar(runner.Progress):
         self.played += games
         now = time.perf_counter()
         rate = self.played / max(1e-9, now - self.t0)
-        left = self.total - self.already - self.played
+        left = max(0, self.total - self.already - self.played)
         eta = _clock(left / rate) if rate > 0 else "-"
         self.progress.update(self.task, advance=games, rate=f"{rate:.1f}", eta=eta)
         if self.lines and (now - self.last >= self.every or left == 0):
@@ -305,7 +314,8 @@ def run(
         _print_report(console, outcome, study)
         for lk in looks:
             click.echo(
-                f"Sequential test, {lk.b} vs {lk.a} after {lk.n:,} paired games: {lk.decision}"
+                f"Sequential test, {lk.b} vs {lk.a} after {lk.n:,} paired games: "
+                f"{_decision_words(lk, rule)}"
             )
     if report:
         _write_report(out, quiet=as_json)
@@ -322,6 +332,25 @@ def _rule(until_clear: bool, delta: float, alpha: float, beta: float, variants: 
         return Rule(delta, alpha, beta, max(1, variants - 1))
     except ValueError as exc:
         raise InputError(str(exc)) from None
+
+
+def _decision_words(look: Any, rule: Any) -> str:
+    """A comparison's sequential decision in words: "no change" is no change as large as
+    delta, at the rule's power; a change names its outcomes."""
+    if look.decision == "no change":
+        return (
+            f"no change as large as {100 * rule.delta:g} percentage points in any Faction's "
+            f"win rate or the tie rate ({100 * (1 - rule.beta):g}% power)"
+        )
+    if look.decision == "change":
+        changed = [
+            f"{'unresolved ties' if t.faction == 'tie' else t.faction} "
+            f"{100 * t.diff:+.1f} percentage points"
+            for t in look.factions
+            if t.decision == "change"
+        ]
+        return "a change: " + ", ".join(changed)
+    return "undetermined at --max-games"
 
 
 def _print_look(games: int, looks: list) -> None:

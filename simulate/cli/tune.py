@@ -63,11 +63,19 @@ def tune(
         ),
     )  # fmt: skip
     files = report.write(out)
-    b, r = found.best, found.reference
+    b, r, g = found.best, found.reference, found.gain
     click.echo(f"Played {found.played:,} games ({found.games_used:,} in all).")
-    click.echo(
-        f"Best: {b['params']} at {b['distance']:.1f} points from the target "
-        f"[{b['distance_low']:.1f}, {b['distance_high']:.1f}] over {b['games']} games; "
-        f"the base game: {r['distance']:.1f} points on the same seeds."
+    figures = (
+        f"{b['distance']:.1f} percentage points from the target [{b['distance_low']:.1f}, "
+        f"{b['distance_high']:.1f}] over {b['games']} fresh games, against "
+        f"{r['distance']:.1f} for the base game on the same games (difference "
+        f"{g['diff']:+.1f}, 90% interval [{g['low']:+.1f}, {g['high']:+.1f}])"
     )
+    if found.beats_base:
+        click.echo(f"Best: {b['params']} at {figures}.")
+    else:
+        click.echo(
+            f"No candidate beat the base game: the search's best, {b['params']}, is at "
+            f"{figures}, within noise."
+        )
     click.echo(f"Variant: {out / 'best.toml'}; report: {files.html}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,6 +74,12 @@ def check_out_dir(out: Path, study: Study, force: bool) -> dict[str, Any] | None
     if old is None:
         if any(dataset.shards(out, t) for t in records.TABLES) and not force:
             raise RunError(f"{out} holds data without a manifest; use --force to replace it")
+        others = _other_files(out)
+        if others and not force:
+            raise RunError(
+                f"{out} is not empty and holds no vsim run ({others}); use --force to write "
+                "the run there anyway or choose another --out"
+            )
         return None
     diff = _config_diff(old.get("config"), study.config())
     if not diff:
@@ -87,6 +93,25 @@ def check_out_dir(out: Path, study: Study, force: bool) -> dict[str, Any] | None
     )
 
 
+def _other_files(out: Path) -> str:
+    """What a folder without a run's manifest holds besides the run's own empty folders and
+    lock, in a few words ("" when nothing)."""
+    found = sorted(
+        p.name
+        for p in out.iterdir()
+        if p.name != _LOCK
+        and not (p.name in records.TABLES and p.is_dir() and not any(p.iterdir()))
+    )
+    if not found:
+        return ""
+    if "search.json" in found:
+        return "a vsim tune folder"
+    if "tune.json" in found:
+        return "a vsim tune-bots folder"
+    shown = ", ".join(found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3 else "")
+    return f"other files: {shown}"
+
+
 def _extends(old: Any, new: dict[str, Any]) -> bool:
     """Whether ``new`` is the run of ``old`` with more games on the same seeds."""
     if not isinstance(old, dict) or old.get("kind") != new.get("kind"):
@@ -98,18 +123,48 @@ def _extends(old: Any, new: dict[str, Any]) -> bool:
 
 
 def _config_diff(old: Any, new: dict[str, Any]) -> str:
+    """What differs between the config of the run in a folder and this one, in words."""
     if not isinstance(old, dict):
         return "no config in its manifest"
+    if old.get("kind") != new.get("kind"):
+        return f"{_kind(old)} there, {_kind(new)} now"
     parts = []
     for key, value in new.items():
         if old.get(key) != value:
-            if key in ("games", "seed", "trace"):
-                parts.append(f"{key} {old.get(key)!r} there, {value!r} now")
-            elif key == "data_digest":
-                parts.append("data files changed")
-            else:
-                parts.append(f"{key} differ")
+            parts.append(_setting_diff(key, old.get(key), value))
     return "; ".join(parts)
+
+
+def _kind(config: dict[str, Any]) -> str:
+    return f"a {config['kind']}" if config.get("kind") else "a run"
+
+
+def _words(value: Any) -> str:
+    """A setting's value as a person writes it (no quotes, no braces)."""
+    if value is None:
+        return "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        names = [v.get("name", _words(v)) if isinstance(v, dict) else _words(v) for v in value]
+        return ", ".join(str(n) for n in names) or "none"
+    return str(value)
+
+
+def _setting_diff(key: str, old: Any, new: Any) -> str:
+    """One setting that differs, in words: ``games 100 there, 200 now``."""
+    if key == "data_digest":
+        return "data files changed"
+    if isinstance(old, dict) and isinstance(new, dict):
+        keys = list(dict.fromkeys([*new, *old]))
+        return "; ".join(
+            f"{key} of {k}: {_words(old.get(k))} there, {_words(new.get(k))} now"
+            for k in keys
+            if old.get(k) != new.get(k)
+        )
+    if _words(old) == _words(new):  # the same names, other contents (a variant file edited)
+        return f"{key}: the same names with other contents"
+    return f"{key} {_words(old)} there, {_words(new)} now"
 
 
 @contextlib.contextmanager
@@ -207,19 +262,26 @@ def run(
 
 @contextlib.contextmanager
 def out_folder(
-    out: Path, spec: Any, force: bool, backend: str, jobs: int, scheduler: str | None
+    out: Path,
+    spec: Any,
+    force: bool,
+    backend: str,
+    jobs: int,
+    scheduler: str | None,
+    check: Callable[[Path, Any, bool], dict[str, Any] | None] = check_out_dir,
 ) -> Iterator[tuple[Backend, dict[str, Any] | None]]:
     """Check ``out`` for ``spec`` (a study or ladder: anything with ``config()``), open the
     backend, create and lock the folder, and yield (backend, the manifest of the run being
-    resumed, or None for a new one). A RunError before the yield leaves ``out`` untouched."""
-    check_out_dir(out, spec, force)
+    resumed, or None for a new one). A RunError before the yield leaves ``out`` untouched.
+    ``check`` (``check_out_dir`` by default) says which manifest, if any, is resumed."""
+    check(out, spec, force)
     with open_backend(backend, jobs, scheduler) as be:
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise RunError(f"cannot create output {out}: {exc.strerror}") from None
         with locked(out):
-            old = check_out_dir(out, spec, force)  # again, now that we hold the lock
+            old = check(out, spec, force)  # again, now that we hold the lock
             if old is None:
                 wipe(out)  # nothing, or a different run that --force replaces
             dataset.clean(out)

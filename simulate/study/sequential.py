@@ -45,7 +45,8 @@ def run_until_clear(
     **run_options: Any,
 ) -> tuple[runs.RunReport, list[seq.Look]]:
     """Play looks of ``study.games`` more games per variant until every comparison is
-    clear or ``max_games`` per variant are played; returns the last run report and looks."""
+    clear or ``max_games`` per variant are played; returns the run report (games played and
+    seconds over every look; games already there before the first) and the last looks."""
     names = [v.name for v in study.variants]
     if len(names) < 2:
         raise RunError("--until-clear needs at least two --variant (or a --sweep) to compare")
@@ -56,17 +57,21 @@ def run_until_clear(
     step = study.games
     n = max(step, _games_there(out, study))
     force = run_options.pop("force", False)
+    played, seconds, already = 0, 0.0, None  # over every look: what this command did
     while True:
         now = dataclasses.replace(study, games=min(n, max_games))
         report = runs.run(now, out, force=force, **run_options)
         force = False
+        played, seconds = played + report.played, seconds + report.seconds
+        already = report.already if already is None else already
         outcome = dataset.outcomes(out)
         looks = [seq.look(names[0], b, *pairs(outcome, names[0], b), rule) for b in names[1:]]
         _record(out, rule, max_games, step, looks, report.total // len(names))
         if on_look is not None:
             on_look(n, looks)
         if all(lk.decision != seq.OPEN for lk in looks) or n >= max_games:
-            return report, looks
+            whole = dataclasses.replace(report, played=played, already=already, seconds=seconds)
+            return whole, looks
         n = min(n + step, max_games)
 
 

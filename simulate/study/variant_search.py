@@ -12,8 +12,17 @@ Each plays ``first`` games on common seeds (game k of every candidate has the sa
 the objective is the root-mean-square distance, in points, of the three Factions' win rates
 (among decided games) from the target. Racing spends the rest of the budget where it
 matters: the better half of the candidates doubles its games on the same seeds, then the
-better half of those, and so on (successive halving). The best candidate is the one whose
+better half of those, and so on (successive halving). The winner is the candidate whose
 distance has the lowest upper bound (Wilson intervals), not the luckiest small sample.
+
+A winner chosen for its small distance on the search's games looks better on them than it
+is (the winner's curse), and so does its gain over the base game. So a sixth of the budget
+(at least ``first`` games) plays the winner, and as much the base game, on fresh seeds no
+candidate played (game indices from ``FRESH_START``, paired with each other): the figures
+reported are those. When the winner's distance is not smaller than the base game's beyond
+noise (a one-sided test at 5%: the upper bound of the 90% paired bootstrap interval of the
+difference not below 0), the search says that no candidate beat the base game, and writes
+the winner anyway. The whole budget counts every game, the fresh ones included.
 
 Every evaluation is a Parquet row in ``OUT/evaluations/``; a rerun of the same command
 replays them through the sampler and goes on, and a larger ``--budget`` continues a search.
@@ -43,6 +52,9 @@ from simulate.study.specs import check_strategies, parse_strategies
 
 STATE_FILE = "search.json"
 CHUNK = 50
+FRESH_START = 2**30  # game indices of the fresh seeds: beyond any candidate's search games
+FRESH_SHARE = 6  # 1/6 of the budget for the winner on fresh seeds, as much for the base game
+BOOT = 2000  # bootstrap resamples of the winner's gain over the base game
 
 
 @dataclass(frozen=True)
@@ -181,8 +193,11 @@ class Search:
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise RunError(f"{name} must be an integer >= {low}, got {value!r}")
-        if budget < 2 * first:
-            raise RunError(f"--budget ({budget}) must be at least twice --first-games ({first})")
+        if budget < 4 * first:
+            raise RunError(
+                f"--budget ({budget}) must be at least four times --first-games ({first}): "
+                "a third of it or more plays the winner and the base game again on fresh seeds"
+            )
         goal = parse_target(target)
         chosen = parse_strategies(strategies)
         check_strategies(chosen)
@@ -206,6 +221,16 @@ class Search:
 
     def candidate(self, params: dict[str, Any], name: str) -> Any:
         return with_settings(self.base, sorted(params.items()), name=name)
+
+    @property
+    def fresh_games(self) -> int:
+        """Games of the winner, and of the base game, on fresh seeds."""
+        return max(self.first, self.budget // FRESH_SHARE)
+
+    @property
+    def search_budget(self) -> int:
+        """Games the search itself may play: the budget less the fresh games."""
+        return self.budget - 2 * self.fresh_games
 
 
 def distance(
@@ -255,7 +280,10 @@ def _play(
 
 @dataclass
 class Outcome:
-    """What a search found: every candidate's latest row, the best, the base game's row."""
+    """What a search found: every candidate's latest row; the winner and the base game on
+    fresh seeds (``best``, ``reference``) and the winner's row on the search's own games
+    (``search_best``, chosen for it: biased low); the winner's gain over the base game with
+    its interval, and whether it beats the base game beyond noise."""
 
     out: Path
     rows: list[dict[str, Any]]
@@ -263,6 +291,9 @@ class Outcome:
     reference: dict[str, Any]
     played: int
     games_used: int
+    search_best: dict[str, Any] = field(default_factory=dict)
+    gain: dict[str, float] = field(default_factory=dict)
+    beats_base: bool = False
 
 
 def run_search(
@@ -292,7 +323,10 @@ def run_search(
             state["status"] = "running"
             tuning_folder.write_state(out, state, STATE_FILE)
             log = tuning_folder.EvaluationLog(out, keys=("trial", "games"))
-            progress.start(search.budget, min(search.budget, games_used(log.rows.values())))
+            fresh = state.get("fresh") or {}
+            cached = 2 * fresh.get("games", 0)
+            done = min(search.search_budget, games_used(log.rows.values())) + cached
+            progress.start(search.budget, min(search.budget, done))
             counter = {"played": 0}
             latest: dict[int, dict[str, Any]] = {}
 
@@ -333,7 +367,7 @@ def run_search(
                     direction="minimize", sampler=optuna.samplers.TPESampler(seed=search.seed)
                 )
                 used = 0
-                explore = int(0.6 * search.budget)
+                explore = int(0.6 * search.search_budget)
                 seen: dict[str, int] = {}  # a setting -> the trial that played it
                 asks = 0  # a small space runs out of new settings: stop asking then
                 while used + search.first <= explore and asks < 20 * (explore // search.first):
@@ -349,13 +383,21 @@ def run_search(
                     row = evaluate(t.number, dict(t.params), "explore", search.first)
                     study.tell(t, row["distance"])
                     used += search.first
-            used += _race(search, latest, evaluate, search.budget - used)
-            best = min(latest.values(), key=lambda r: (r["distance_high"], r["trial"]))
-            reference = evaluate(-1, {}, "base game", best["games"])
+            used += _race(search, latest, evaluate, search.search_budget - used)
+            chosen = min(latest.values(), key=lambda r: (r["distance_high"], r["trial"]))
+            params = json.loads(chosen["params"])
+            fresh = state.get("fresh") or {}
+            if fresh.get("params") != params or fresh.get("games") != search.fresh_games:
+                fresh = _fresh(be, search, params, progress)
+                counter["played"] += 2 * search.fresh_games
+            best = _fresh_row(search, chosen, fresh["winner"], "fresh")
+            reference = _fresh_row(search, None, fresh["base"], "base game, fresh")
+            gain = fresh_gain(fresh["winner"], fresh["base"], search.target, search.seed)
+            beats = gain["high"] < 0
             state["status"] = "complete"
-            state["best"] = best
-            state["reference"] = reference
-            state["games_used"] = games_used(log.rows.values())
+            state |= {"fresh": fresh, "search_best": chosen, "best": best}
+            state |= {"reference": reference, "gain": gain, "beats_base": beats}
+            state["games_used"] = games_used(log.rows.values()) + 2 * search.fresh_games
             state.setdefault("sessions", []).append(
                 {
                     "end_time": manifest_mod.now(),
@@ -363,12 +405,95 @@ def run_search(
                     "command": command,
                 }
             )
-            write_variant(out / "best.toml", search, json.loads(best["params"]), best)
+            write_variant(out / "best.toml", search, params, best, beats)
             tuning_folder.write_state(out, state, STATE_FILE)
     return Outcome(
         out, sorted(latest.values(), key=lambda r: r["trial"]), best, reference,
-        counter["played"], state["games_used"],
+        counter["played"], state["games_used"], chosen, gain, beats,
     )  # fmt: skip
+
+
+def _fresh(be: Backend, search: Search, params: dict[str, Any], progress: Progress) -> dict:
+    """The winners of the fresh games (indices from ``FRESH_START``) of the winner
+    (``params``) and of the base game, side by side on the same seeds, in game order; a game
+    that raises stops the search (``GamesFailed``)."""
+    first = FRESH_START
+    last = first + search.fresh_games - 1
+    sides = {"winner": params, "base": {}}
+    work = [
+        Batch(Chunk(side, a, min(last, a + CHUNK - 1)),
+              search.candidate(values, f"fresh-{side}"), search.strategies, search.seed, "tune")
+        for side, values in sides.items()
+        for a in range(first, last + 1, CHUNK)
+    ]  # fmt: skip
+    found: dict[str, dict[int, str]] = {side: {} for side in sides}
+    for result in play(work, backend=be):
+        g = result.games()
+        for k, w, e in zip(g["game_index"], g["winner"], g["error"], strict=True):
+            if e is not None:
+                what = sides[result.chunk.variant] or "base game"
+                raise GamesFailed(f"{e} (a fresh game of the candidate {what})")
+            found[result.chunk.variant][int(k)] = w or "tie"
+        progress.advance(len(result.chunk))
+    order = range(first, last + 1)
+    return {
+        "params": params,
+        "games": search.fresh_games,
+        "first_index": first,
+        "winner": [found["winner"][k] for k in order],
+        "base": [found["base"][k] for k in order],
+    }
+
+
+def _fresh_row(
+    search: Search, chosen: dict[str, Any] | None, winners: Sequence[str], kind: str
+) -> dict[str, Any]:
+    """A row like the search's (counts, win rates, distance) of games on fresh seeds."""
+    counts = {o: sum(1 for w in winners if w == o) for o in (*FACTIONS, "tie")}
+    decided = len(winners) - counts["tie"]
+    d, lo, hi = distance(counts, decided, search.target)
+    return {
+        "trial": chosen["trial"] if chosen else -1,
+        "kind": kind,
+        "games": len(winners),
+        "params": chosen["params"] if chosen else json.dumps({}),
+        **counts,
+        "failed": 0,
+        **{f"win_{f}": counts[f] / decided if decided else math.nan for f in FACTIONS},
+        "distance": d,
+        "distance_low": lo,
+        "distance_high": hi,
+    }
+
+
+def fresh_gain(
+    winner: Sequence[str], base: Sequence[str], target: dict[str, float], seed: int = 0
+) -> dict[str, float]:
+    """The winner's distance minus the base game's on the same fresh games (negative: the
+    winner is nearer the target), with a 90% paired percentile-bootstrap interval (games
+    resampled together on both sides)."""
+    import numpy as np
+
+    codes = {o: i for i, o in enumerate((*FACTIONS, "tie"))}
+    a = np.array([codes[w] for w in winner])
+    b = np.array([codes[w] for w in base])
+    n = a.size
+    goal = np.array([target[f] for f in FACTIONS])
+
+    def dist(x: Any) -> Any:
+        counts = np.stack([(x == i).sum(axis=-1) for i in range(len(codes))], axis=-1)
+        decided = np.maximum(n - counts[..., 3], 1)
+        rates = counts[..., :3] / decided[..., None]
+        return 100 * np.sqrt(((rates - goal) ** 2).mean(axis=-1))
+
+    rng = np.random.default_rng(seed)
+    diffs = []
+    chunk = max(1, 4_000_000 // max(1, n))
+    for start in range(0, BOOT, chunk):
+        idx = rng.integers(0, n, size=(min(chunk, BOOT - start), n))
+        diffs.append(dist(a[idx]) - dist(b[idx]))
+    low, high = np.quantile(np.concatenate(diffs), [0.05, 0.95])  # high < 0: better at 5%
+    return {"diff": float(dist(a) - dist(b)), "low": float(low), "high": float(high)}
 
 
 def _race(search: Search, latest: dict[int, dict], evaluate: Any, left: int) -> int:
@@ -395,8 +520,11 @@ def _race(search: Search, latest: dict[int, dict], evaluate: Any, left: int) -> 
     return used
 
 
-def write_variant(path: Path, search: Search, params: dict[str, Any], row: dict[str, Any]) -> None:
-    """The best candidate as a ready variant file (``vsim run --variant PATH``)."""
+def write_variant(
+    path: Path, search: Search, params: dict[str, Any], row: dict[str, Any], beats: bool = True
+) -> None:
+    """The winner as a ready variant file (``vsim run --variant PATH``); its header says when
+    it did not beat the base game beyond noise."""
     import tomli_w
 
     name = path.stem
@@ -404,14 +532,21 @@ def write_variant(path: Path, search: Search, params: dict[str, Any], row: dict[
     content = dict(variant.content)
     settings = ", ".join(f"{k} = {json.dumps(v)}" for k, v in sorted(params.items()))
     content["description"] = (
-        f"{search.base.name} with {settings} (vsim tune: {row['games']} games, distance "
-        f"{row['distance']:.1f} points from the target)"
+        f"{search.base.name} with {settings} (vsim tune: {row['distance']:.1f} percentage "
+        f"points from the target over {row['games']} fresh games"
+        + ("" if beats else "; no better than the base game beyond noise")
+        + ")"
     )
     header = (
         f"# Found by `vsim tune {search.path}` (seed {search.seed}, target "
         + ", ".join(f"{f} {100 * t:.1f}%" for f, t in search.target.items())
         + ").\n"
     )
+    if not beats:
+        header += (
+            "# No candidate beat the base game beyond noise on fresh seeds: this is the "
+            "search's best, not a better game.\n"
+        )
     path.write_text(header + tomli_w.dumps(content), "utf-8")
 
 
@@ -435,6 +570,7 @@ __all__ = [
     "Outcome",
     "Search",
     "distance",
+    "fresh_gain",
     "load_search",
     "parse_target",
     "run_search",
