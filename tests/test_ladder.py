@@ -17,7 +17,7 @@ from simulate.study import dataset
 from simulate.study.errors import RunError
 from simulate.study.ladder import Ladder, play_ladder
 
-SAME_AS_RANDOM = "strategies.random_bot:RandomStrategy"  # another spec, the same bot
+SAME_AS_RANDOM = "strategies.policies.random:RandomStrategy"  # another spec, the same bot
 
 
 def _ladder(out, games=("16",), challengers=("heuristic",), jobs=1, field=("all=random",), seed=5):
@@ -33,6 +33,36 @@ def test_a_challenger_that_plays_like_the_field_gains_exactly_nothing(tmp_path):
         assert g.games == 12
         assert g.gain == 0.0 and g.vp_gain == 0.0 and g.win_field == g.win_challenger
         assert g.gain_lo <= 0.0 <= g.gain_hi
+
+
+def test_a_seat_no_challenger_beats_is_said_in_plain_words(tmp_path):
+    out = tmp_path / "l"
+    result = invoke(
+        "ladder", "--field", "all=random", "--challenger", SAME_AS_RANDOM, "--games", "8",
+        "--seed", "5", "--jobs", "1", "--out", str(out), "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert (
+        f"exploitability DS: no tested challenger beats the field in this seat (the closest, "
+        f"{SAME_AS_RANDOM}: +0.0 percentage points" in result.output
+    )
+    worse = {"gain": -0.05, "lo": -0.09, "hi": -0.01, "challenger": "random"}
+    assert analysis.seat_words(worse).startswith("no tested challenger beats the field")
+    better = {"gain": 0.05, "lo": 0.02, "hi": 0.08, "challenger": "mcts"}
+    assert analysis.seat_words(better).startswith("mcts beats the field in this seat by +5.0")
+    assert "in words" in (out / "report" / "ladder.md").read_text(encoding="utf-8")
+
+
+def test_a_ladder_folder_of_other_settings_is_refused_in_words(tmp_path):
+    out = tmp_path / "l"
+    args = ["ladder", "--field", "all=random", "--challenger", SAME_AS_RANDOM, "--seed", "5",
+            "--jobs", "1", "--out", str(out), "--quiet"]  # fmt: skip
+    assert invoke(*args, "--games", "4").exit_code == 0
+    again = invoke(*args, "--games", "3")
+    assert again.exit_code == 2
+    line = again.output.strip().splitlines()[-1]
+    assert f"games of {SAME_AS_RANDOM}: 4 there, 3 now" in line
+    assert "{" not in line and "'" not in line
 
 
 def _newcombe_method_10(n11: int, n10: int, n01: int, n00: int) -> tuple[float, float]:

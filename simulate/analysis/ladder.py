@@ -183,6 +183,37 @@ def exploitability(found: list[Gain]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def seat_words(e: dict[str, Any]) -> str:
+    """A seat's exploitability (an ``exploitability`` entry) in plain words: a negative or
+    insignificant gain means no tested challenger beats the field there."""
+    gain = f"{100 * e['gain']:+.1f} percentage points [{100 * e['lo']:+.1f}, {100 * e['hi']:+.1f}]"
+    if e["lo"] > 0:
+        return f"{e['challenger']} beats the field in this seat by {gain}"
+    if e["gain"] <= 0:
+        return (
+            f"no tested challenger beats the field in this seat (the closest, "
+            f"{e['challenger']}: {gain})"
+        )
+    return (
+        f"no tested challenger beats the field significantly in this seat (the best, "
+        f"{e['challenger']}: {gain})"
+    )
+
+
+def budget_curves(man: dict[str, Any], found: list[Gain]) -> list[dict[str, Any]]:
+    """With ``--budgets``: each seat's gain per challenger as given (``of``) and multiple of
+    its search budget (``factor``), from the smallest budget up: exploitability as a curve."""
+    scaled = {b["challenger"]: b for b in man["config"].get("budgets") or []}
+    rows = [
+        {"of": scaled[g.challenger]["of"], "factor": scaled[g.challenger]["factor"]}
+        | {"challenger": g.challenger, "faction": g.faction, "games": g.games, "gain": g.gain}
+        | {"gain_lo": g.gain_lo, "gain_hi": g.gain_hi, "margin_gain": g.margin_gain}
+        for g in found
+        if g.challenger in scaled
+    ]
+    return sorted(rows, key=lambda r: (r["of"], FACTIONS.index(r["faction"]), r["factor"]))
+
+
 @dataclass
 class LadderFiles:
     json: Path
@@ -207,11 +238,15 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
         "records": [g.to_json() for g in found],
         "exploitability": finite(worst),
     }
+    curves = budget_curves(man, found)
+    if curves:
+        payload["budget_curves"] = finite(curves)
     js.write_text(json.dumps(payload, indent=2, allow_nan=False) + "\n", "utf-8")
     out = directory / "report"
     out.mkdir(parents=True, exist_ok=True)
     png = figures.save(figures.ladder(found, confidence), out / "ladder.png")
     lvl = level(confidence)
+    budgets = _budget_figures(curves, out, confidence)
     context = {
         "title": f"Bot ladder: {directory.resolve().name}",
         "field": ", ".join(f"{f} `{s}`" for f, s in man["config"]["field"].items()),
@@ -240,9 +275,15 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
             ],
         ),
         "exploitability": render.table(
-            ["faction", "exploitability", f"{lvl} paired CI", "by"],
+            ["faction", "exploitability", f"{lvl} paired CI", "by", "in words"],
             [
-                (f, pp(e["gain"]), pp_ci(e["lo"], e["hi"]), f"`{e['challenger']}`")
+                (
+                    f,
+                    pp(e["gain"]),
+                    pp_ci(e["lo"], e["hi"]),
+                    f"`{e['challenger']}`",
+                    seat_words(e),
+                )
                 for f, e in worst.items()
             ],
         ),
@@ -250,9 +291,42 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
             png, f"Deviation gain per seat and challenger, with {lvl} paired intervals."
         ),
         "directory": str(directory),
+        "budgets": budgets,
+        "budget_table": render.table(
+            ["challenger", "budget", "seat", "paired games", "gain", f"{lvl} paired CI"],
+            [
+                (
+                    f"`{r['of']}`",
+                    f"{r['factor']:g}x",
+                    r["faction"],
+                    r["games"],
+                    pp(r["gain"]),
+                    pp_ci(r["gain_lo"], r["gain_hi"]),
+                )
+                for r in curves
+            ],
+        ),
     }
     md = out / "ladder.md"
     md.write_text(render.markdown("ladder.md.j2", **context), "utf-8")
     page = out / "ladder.html"
     page.write_text(render.html("ladder.md.j2", context["title"], **context), "utf-8")
     return LadderFiles(js, md, page, png)
+
+
+def _budget_figures(curves: list[dict[str, Any]], out: Path, confidence: float) -> list:
+    """One figure per challenger given with ``--budgets``: each seat's gain against budget."""
+    from simulate.analysis import figures
+    from simulate.analysis.strength_figures import gain_against_budget
+    from simulate.study.batch import safe_name
+
+    found = []
+    for base in dict.fromkeys(r["of"] for r in curves):
+        fig = gain_against_budget([r for r in curves if r["of"] == base], base, confidence)
+        png = figures.save(fig, out / f"ladder-budget-{safe_name(base)}.png")
+        found.append(
+            render.Figure(
+                png, f"Each seat's gain against the budget of `{base}`, paired intervals."
+            )
+        )
+    return found

@@ -24,6 +24,11 @@ from simulate.study.ladder import Ladder, play_ladder
     help="A strategy spec put in each seat in turn (repeatable).",
 )  # fmt: skip
 @click.option(
+    "--budgets", default=None, metavar="FACTORS",
+    help="Each challenger at these multiples of its search budget, e.g. 1,2,4 (mcts: "
+    "rollouts; greedy: samples); the report draws each seat's gain against budget.",
+)  # fmt: skip
+@click.option(
     "--seat", "seats", multiple=True, type=click.Choice(FACTIONS), metavar="DS|BK|VE",
     help="Only these seats take each challenger (repeatable; default all three).",
 )  # fmt: skip
@@ -47,6 +52,7 @@ def ladder(
     ctx: click.Context,
     field: tuple[str, ...],
     challengers: tuple[str, ...],
+    budgets: str | None,
     seats: tuple[str, ...],
     games: tuple[str, ...],
     seed: int,
@@ -63,7 +69,9 @@ def ladder(
     For every seat and challenger, games with the challenger in that seat and the field in
     the other two, on the same seeds as the field-only games; writes DIR/ladder.json and
     DIR/report/ladder.html. With --seat, a new bot for one Faction is tested against the
-    field: `--seat DS --challenger heuristic:weights=mine.toml`. Exit status: 0 done, 2 bad
+    field: `--seat DS --challenger heuristic:weights=mine.toml`. With --budgets 1,2,4 a
+    search challenger plays at each multiple of its budget, and the report draws each seat's
+    gain against budget (exploitability as a curve). Exit status: 0 done, 2 bad
     input, 3 some games raised, 1 stopped and 130 interrupted (rerun to resume).
     """
     from simulate.analysis import ladder as analysis
@@ -73,7 +81,7 @@ def ladder(
     if jobs is not None and jobs < 1:
         raise InputError(f"--jobs must be a positive integer (or -1 for all cores), got {jobs}")
     try:
-        spec = Ladder.create(field, challengers, games, seed, variant, seats)
+        spec = Ladder.create(field, challengers, games, seed, variant, seats, budgets)
     except RunError as exc:
         raise InputError(str(exc)) from None
     done = resumable(
@@ -138,9 +146,9 @@ def _echo_gains(found: list) -> None:
 
     for g in found:
         click.echo(
-            f"{g.faction} {g.challenger:<24} gain {100 * g.gain:+6.1f} points "
+            f"{g.faction} {g.challenger:<24} gain {100 * g.gain:+6.1f} percentage points "
             f"[{100 * g.gain_lo:+.1f}, {100 * g.gain_hi:+.1f}] over {g.games} paired games; "
             f"VP margin {g.margin_gain:+.2f} [{g.margin_lo:+.2f}, {g.margin_hi:+.2f}]"
         )
     for f, e in analysis.exploitability(found).items():
-        click.echo(f"exploitability {f}: {100 * e['gain']:+.1f} points ({e['challenger']})")
+        click.echo(f"exploitability {f}: {analysis.seat_words(e)}")

@@ -25,6 +25,7 @@ from simulate.study import dataset, records
 from simulate.study import manifest as manifest_mod
 from simulate.study.backends import default_jobs
 from simulate.study.batch import Batch, missing_runs, plan, safe_name
+from simulate.study.budgets import parse_factors, scaled
 from simulate.study.errors import RunError
 from simulate.study.runs import Progress, out_folder, play_into, strategy_params
 from simulate.study.specs import MAX_GAMES, check_strategies, load_variants, parse_strategies
@@ -55,6 +56,8 @@ class Ladder:
     variant: Any
     data_files: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
     seats: tuple[str, ...] = FACTIONS  # the seats a challenger takes in turn (--seat)
+    # --budgets: each scaled challenger as (its spec, the challenger given, the factor)
+    budgets: tuple[tuple[str, str, float], ...] = ()
 
     @classmethod
     def create(
@@ -65,17 +68,26 @@ class Ladder:
         seed: int = 0,
         variant: str | None = None,
         seats: Sequence[str] = (),
+        budgets: str | None = None,
     ) -> Ladder:
         """A checked ladder, or RunError (one line): unknown spec or seat, a challenger equal
         to the field in every seat it takes, a bad game count. ``seats``: only these seats
-        take each challenger (default: all three), e.g. to test one Faction's new bot."""
+        take each challenger (default: all three), e.g. to test one Faction's new bot.
+        ``budgets`` (``1,2,4``): each challenger at these multiples of its search budget
+        (``simulate.study.budgets``), one challenger per budget."""
         lineup = parse_strategies(field_specs)
         check_strategies(lineup)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise RunError(f"--seed must be a non-negative integer, got {seed!r}")
-        chosen = tuple(dict.fromkeys(c.strip() for c in challengers))
-        if not chosen:
+        given = tuple(dict.fromkeys(c.strip() for c in challengers))
+        if not given:
             raise RunError("give at least one --challenger (a strategy spec, e.g. greedy)")
+        factors = parse_factors(budgets) if budgets is not None else ()
+        try:
+            scaled_from = tuple((scaled(c, x), c, x) for c in given for x in factors)
+        except RunError as exc:
+            raise RunError(f"--budgets {budgets}: {exc}") from None
+        chosen = tuple(dict.fromkeys(s for s, _, _ in scaled_from)) or given
         unknown = [f for f in seats if f not in FACTIONS]
         if unknown:
             raise RunError(f"--seat {unknown[0]!r}: a seat is one of {', '.join(FACTIONS)}")
@@ -85,9 +97,10 @@ class Ladder:
             if all(lineup[f] == c for f in taken):
                 where = "every seat" if taken == FACTIONS else f"seat {', '.join(taken)}"
                 raise RunError(f"--challenger {c!r} is the field's bot in {where}")
-        counts = _game_counts(games, chosen)
+        counts = _game_counts(games, chosen, {s: c for s, c, _ in scaled_from})
         (loaded,) = load_variants([variant] if variant else None)
-        return cls(lineup, chosen, counts, seed, loaded, manifest_mod.data_files(), taken)
+        files = manifest_mod.data_files()
+        return cls(lineup, chosen, counts, seed, loaded, files, taken, scaled_from)
 
     def rungs(self) -> list[Rung]:
         """The field, then each (seat, challenger) whose challenger differs from the field's
@@ -114,6 +127,8 @@ class Ladder:
         }
         if self.seats != FACTIONS:  # (a ladder of all three seats keeps its config as it was)
             out["seats"] = list(self.seats)
+        if self.budgets:
+            out["budgets"] = [{"challenger": s, "of": c, "factor": x} for s, c, x in self.budgets]
         return out
 
     @property
@@ -121,8 +136,12 @@ class Ladder:
         return manifest_mod.canonical_digest(self.config())[:16]
 
 
-def _game_counts(values: Sequence[str], challengers: Sequence[str]) -> dict[str, int]:
-    """``--games N`` (every challenger) and ``--games SPEC=N`` (one challenger)."""
+def _game_counts(
+    values: Sequence[str], challengers: Sequence[str], scaled_from: dict[str, str] | None = None
+) -> dict[str, int]:
+    """``--games N`` (every challenger) and ``--games SPEC=N`` (one challenger; with
+    ``--budgets``, the challenger as given sets every budget of it, ``scaled_from``)."""
+    scaled_from = scaled_from or {}
     default = DEFAULT_LADDER_GAMES
     own: dict[str, int] = {}
     for value in values:
@@ -135,11 +154,11 @@ def _game_counts(values: Sequence[str], challengers: Sequence[str]) -> dict[str,
             raise RunError(f"--games {value!r}: the number of games must be 1..{MAX_GAMES:,}")
         if not eq:
             default = n
-        elif spec.strip() in challengers:
+        elif spec.strip() in challengers or spec.strip() in scaled_from.values():
             own[spec.strip()] = n
         else:
             raise RunError(f"--games {value!r}: {spec.strip()!r} is not a --challenger")
-    return {c: own.get(c, default) for c in challengers}
+    return {c: own.get(c, own.get(scaled_from.get(c, c), default)) for c in challengers}
 
 
 @dataclass

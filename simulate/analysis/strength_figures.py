@@ -1,0 +1,95 @@
+"""Figures of strength as an axis: the strength curve (win rate against rung) and a ladder's
+deviation gain against the challenger's budget. Drawn like ``figures`` (object API, Agg
+canvas, the Factions' colours); ``figures.save`` writes them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from simulate.analysis.figures import FACTION_COLOURS, FACTION_NAMES, FACTIONS, _figure, _pct_axis
+
+SPEED_COLOUR = "#9e9e9e"
+
+
+def strength_curve(
+    records: Sequence[Mapping[str, Any]],
+    rungs: Sequence[Mapping[str, Any]],
+    variants: Sequence[str],
+    confidence: float = 0.95,
+) -> Figure:
+    """Per variant (a panel): each Faction's win rate against the rung, weakest first, with
+    its Wilson interval; the rung's games per second on one core as grey bars on a second
+    (log) axis."""
+    names = [r["name"] for r in rungs]
+    x = np.arange(len(names))
+    fig = _figure(max(7.5, 1.3 * len(names) + 2.5) * len(variants), 4.8)
+    axes = np.atleast_1d(fig.subplots(1, len(variants), sharey=True))
+    by_key = {(r["variant"], r["rung"], r["faction"]): r for r in records}
+    speed = [r["games_per_s"] if r["games_per_s"] is not None else np.nan for r in rungs]
+    for ax, v in zip(axes, variants, strict=True):
+        rate_axis = ax.twinx()
+        rate_axis.bar(x, speed, width=0.5, color=SPEED_COLOUR, alpha=0.25, zorder=0)
+        rate_axis.set_yscale("log")
+        rate_axis.set_ylabel("games per second, one core (bars)", color="#707070")
+        ax.set_zorder(rate_axis.get_zorder() + 1)  # the curves over the bars
+        ax.patch.set_visible(False)
+        for j, f in enumerate(FACTIONS):
+            pts = [by_key.get((v, name, f)) for name in names]
+            rate = np.array([p["win"] if p and p["win"] is not None else np.nan for p in pts])
+            lo = np.array([p["win_lo"] if p else np.nan for p in pts])
+            hi = np.array([p["win_hi"] if p else np.nan for p in pts])
+            ax.errorbar(
+                x + (j - 1) * 0.06, rate, yerr=[rate - lo, hi - rate], color=FACTION_COLOURS[f],
+                marker="o", capsize=3, lw=1.8, label=f"{f} ({FACTION_NAMES[f]})",
+            )  # fmt: skip
+        ax.axhline(1 / 3, color="#444444", lw=1, ls="--", label="parity (1/3)")
+        ax.set_xticks(x)
+        ax.set_xticklabels(names, rotation=20, ha="right")
+        ax.set_xlabel("rung (weakest first)")
+        ax.set_title(v)
+        _pct_axis(ax)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("share of games won (%)")
+    axes[0].legend(loc="best", fontsize=8)
+    fig.suptitle(
+        f"Win rate as every seat plays stronger\n({100 * confidence:g}% Wilson intervals; "
+        "the same seeds at every rung)"
+    )
+    return fig
+
+
+def gain_against_budget(
+    rows: Sequence[Mapping[str, Any]], base: str, confidence: float = 0.95
+) -> Figure:
+    """Each seat's deviation gain against the budget of challenger ``base`` (multiples of its
+    own, log scale), with paired intervals: exploitability as a curve. ``rows``: gains with
+    ``factor``, ``faction``, ``gain``, ``gain_lo`` and ``gain_hi``."""
+    fig = _figure(7.5, 4.2)
+    ax = fig.add_subplot()
+    for j, f in enumerate(FACTIONS):
+        mine = sorted((r for r in rows if r["faction"] == f), key=lambda r: r["factor"])
+        if not mine:
+            continue
+        xs = np.array([r["factor"] for r in mine]) * (1 + 0.03 * (j - 1))
+        g = np.array([100 * r["gain"] for r in mine])
+        lo = np.array([100 * r["gain_lo"] for r in mine])
+        hi = np.array([100 * r["gain_hi"] for r in mine])
+        ax.errorbar(
+            xs, g, yerr=[g - lo, hi - g], color=FACTION_COLOURS[f], marker="o", capsize=3,
+            lw=1.8, label=f"{f} ({FACTION_NAMES[f]})",
+        )  # fmt: skip
+    factors = sorted({r["factor"] for r in rows})
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(factors)
+    ax.set_xticklabels([f"{x:g}x" for x in factors])
+    ax.axhline(0, color="#555555", lw=1, ls="--", label="the field's own bot")
+    ax.set_xlabel(f"budget of {base} (multiple of its default)")
+    ax.set_ylabel("gain in win rate (points)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.suptitle(f"Deviation gain against budget: {base} ({100 * confidence:g}% paired intervals)")
+    return fig
