@@ -2,8 +2,8 @@
 
     python benchmarks/bench_ladder.py                  # 150 games per lineup, 5 repeats
 
-The ladder's challenger is the field's own bot under another spec
-(``strategies.heuristic:HeuristicStrategy`` against ``heuristic``), so its 4 x N games cost
+The ladder's challenger is the field's own bot under another spec (the default lineup's
+file, ``strategies/lineups/heuristic.toml``, against ``heuristic``), so its 4 x N games cost
 exactly what 4 x N default games cost in ``runs.run``; the two are timed alternately (the
 machine is shared), and the ratio of their games/s is reported as a median (target: the
 ladder within 5% of the run). Not a test: nothing here is asserted.
@@ -34,9 +34,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     print(f"modules: {native.summary()}")
-    ladder = Ladder.create(
-        ["all=heuristic"], ["strategies.heuristic:HeuristicStrategy"], [str(args.games)], seed=1
-    )
+    same = str(ROOT / "strategies" / "lineups" / "heuristic.toml")  # heuristic, by its file
+    ladder = Ladder.create(["all=heuristic"], [same], [str(args.games)], seed=1)
     study = specs.Study.create(games=4 * args.games, seed=1, strategies=["all=heuristic"])
     ratios, run_rates, ladder_rates = [], [], []
     for i in range(args.repeats + 1):  # the first pair warms the worker pool up

@@ -17,63 +17,15 @@ on the data (spaces, pieces, rule flags, adjacencies) are checked again against 
 when the variant is applied. Cross-checks of the merged data (piece totals, Prosperity total,
 deck size) belong to the compiler.
 
-Variant file format (every section and key is optional except ``name`` and ``description``;
-values are absolute, not deltas; a ``{...}`` table is merged into the base key by key)::
-
-    name = "timurs-shadow"        # required; must equal the file name
-    description = "one line"      # required, one line
-
-    [rules]                       # optional rules -> raw["rules"]["flags"]
-    timurs_shadow = true          # any flag listed in rules.yaml `flags`, true or false
-
-    [setup]                       # -> raw["setup"] (2.1)
-    resources = {DS = 14}         # 0..24 each, factions DS BK VE (1.8)
-    cavalry = {BK = 1}            # 0..10 each, factions DS BK VE (1.10)
-    influence = {BK = 1}          # 0..4 each, factions BK VE (1.9)
-    [setup.map."Maharashtra"]     # REPLACES that space's starting pieces entirely
-    amir = 5                      # piece -> count, 0..32 (an empty table empties the space)
-    [setup.available.BK]          # Available box of DS BK VE or MI, merged piece by piece
-    amir = 5                      # 0..32; the piece must belong to that box's faction
-
-    [map]                         # -> raw["map"] (1.3)
-    prosperity = {Gujarat = 1, Sindh = 2}   # Provinces only, 1 or 2 each (1.3.1)
-    prosperity_total = 18                   # 0..48; Delhi's starting VP (2.1, 5.1)
-    add_adjacent = [["Sindh", "Malwa"]]     # pairs of spaces not already adjacent
-    remove_adjacent = [["Andhra", "Tamilakam"]]  # pairs that are adjacent in the base map
-
-    [deck]                        # -> raw["setup"]["deck"] (2.1)
-    remove = [3, 17]              # Event ids 1..36, unique, never dealt
-    events_file = "my_events.yaml"  # relative to this file's folder and inside it;
-                                    # replaces raw["events_path"]
-    events_per_stack = 6          # 1..9
-    mongol_per_stack = [2, 2, 2]  # Mongol Invasion cards in each of the first three stacks, 0..6
-
-    [combat]                      # -> raw["rules"]["combat"] (3.2.4, 3.3.4, 3.4.4, 3.5.3)
-    attack_dice = 4               # 1..6
-    defend_dice = 2               # 1..6
-    fort_penalty = 1              # 0..3
-    mongol_dice_in_delhi = 3      # 1..6
-    max_hits = 5                  # 1..12
-    always_miss = 6               # 1..7, the roll that always misses (7: none does)
-
-    [sequence]                    # -> raw["rules"]["sequence"] (2.3.6)
-    pass_income = {DS = 3, BK = 1, VE = 1}  # 0..24 each, merged
-
-    [decrees]                     # -> raw["rules"]["decrees"] (4.x)
-    collect_tribute_cavalry = 2   # 0..10 (4.2.1)
-    trade_cavalry = [1, 2, 2, 3, 3]  # five values 0..10, by Bahmani Influence 0..4 (4.3.1)
-    campaign_range = 3            # 1..6 (4.2.2)
-    conspire_influential = 2      # 0..4 (4.3.3)
-    compel_influential = 2        # 0..4 (4.4.3)
-
-    [mongols]                     # -> raw["rules"]["mongols"] (3.5)
-    amass = 3                     # 0..12
-    region_cap = 4                # 1..12
-    plunder_floor = 3             # 0..24
-    keep_after_plunder = 3        # 0..12
-
-    [readings]                    # -> raw["rules"]["readings"]: the other reading of a rule
-    mongol_commands_optional = true   # any key listed in rules.yaml `readings`, true or false
+Variant file format: every section and key is optional except ``name`` and ``description``;
+values are absolute, not deltas; a ``{...}`` table is merged into the base key by key. The
+annotated reference of every key, its range and the rule it changes is
+``simulate/data/variants/base.toml`` (the implicit base, no overlay); ``SCHEMA`` below checks
+it. Sections map onto the raw data: ``[rules]`` -> ``raw["rules"]["flags"]``, ``[setup]`` ->
+``raw["setup"]``, ``[map]`` -> ``raw["map"]``, ``[deck]`` -> ``raw["setup"]["deck"]`` (an
+``events_file`` must lie inside the variant's folder), ``[combat]``, ``[sequence]``,
+``[decrees]``, ``[mongols]`` and ``[readings]`` -> the tables of ``raw["rules"]`` of the same
+name.
 
 Variant-made map edits are marked ``confidence: variant`` (edited Prosperity and added
 adjacencies) so that reports can say where a number came from.

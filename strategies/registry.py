@@ -1,5 +1,6 @@
-"""Strategies by name: built-ins, entry points (group ``vijayanagara_sim.strategies``),
-and ``package.module:Class`` references. Specs may carry parameters: ``name:key=value,...``.
+"""Strategies by name: the lineups (``strategies/lineups/NAME.toml``, or the path of any
+lineup file), built-in bots, entry points (group ``vijayanagara_sim.strategies``), and
+``package.module:Class`` references. Specs may carry parameters: ``name:key=value,...``.
 """
 
 from __future__ import annotations
@@ -9,18 +10,16 @@ from functools import lru_cache
 from importlib.metadata import entry_points
 from typing import Any
 
+from . import lineup
+
 ENTRY_POINT_GROUP = "vijayanagara_sim.strategies"
 
-DEFAULT = "heuristic"  # the strategy a first-time user gets for every Faction
+DEFAULT = lineup.DEFAULT  # the strategy a first-time user gets for every Faction
 
 BUILTINS = {
-    "greedy": "strategies.greedy:GreedyStrategy",
-    "heuristic": "strategies.heuristic:HeuristicStrategy",
-    "heuristic-fast": "strategies.heuristic:HeuristicFastStrategy",
-    "heuristic-strong": "strategies.heuristic:HeuristicStrongStrategy",
-    "heuristic-v1": "strategies.heuristic:HeuristicV1Strategy",
-    "mcts": "strategies.mcts:MCTSStrategy",
-    "random": "strategies.random_bot:RandomStrategy",
+    "greedy": "strategies.searchers:GreedyStrategy",
+    "mcts": "strategies.searchers:MCTSStrategy",
+    "random": "strategies.policies.random:RandomStrategy",
 }
 
 
@@ -34,8 +33,11 @@ def _entry_points() -> tuple[tuple[str, str], ...]:
 
 
 def known() -> dict[str, str]:
-    """Every registered strategy name and its ``module:Class`` target, sorted by name."""
-    found = dict(BUILTINS)
+    """Every registered strategy name and what it is (a lineup file, or ``module:Class``),
+    sorted by name."""
+    found = {name: f"strategies/lineups/{name}.toml" for name in lineup.names()}
+    for name, target in BUILTINS.items():
+        found.setdefault(name, target)
     for name, value in _entry_points():
         found.setdefault(name, value)
     return dict(sorted(found.items()))
@@ -66,8 +68,17 @@ def _typed(text: str) -> Any:
 
 
 @lru_cache(maxsize=64)
-def resolve(name: str) -> type:
-    """The class registered under ``name``, or named by ``package.module:Class``."""
+def resolve(name: str) -> Any:
+    """What ``name`` makes strategies with: a lineup (a shipped one by its name, or any
+    lineup file by its path), or the class registered under ``name`` or named by
+    ``package.module:Class``. Calling it with a spec's parameters makes one."""
+    if name in lineup.names():
+        return lineup.shipped(name)
+    if name.endswith(".toml"):
+        try:
+            return lineup.load(name)
+        except ValueError as exc:
+            raise UnknownStrategy(f"cannot load strategy {name!r}: {exc}") from None
     target = known().get(name)
     if target is None:
         if ":" not in name:
@@ -82,10 +93,10 @@ def resolve(name: str) -> type:
 
 
 def describe(name: str) -> str:
-    """A one-line description of a registered strategy (its ``description`` attribute, else
-    the first line of its docstring)."""
-    cls = resolve(name)
-    text = getattr(cls, "description", None) or (cls.__doc__ or "").strip()
+    """A one-line description of a registered strategy (its ``description``, else the first
+    line of its docstring)."""
+    made = resolve(name)
+    text = getattr(made, "description", None) or (made.__doc__ or "").strip()
     return text.splitlines()[0] if text else ""
 
 
@@ -98,8 +109,8 @@ def params_of(strategy: Any) -> dict[str, Any]:
 def make(spec: str) -> Any:
     """A new strategy instance from a spec string."""
     name, params = parse_spec(spec)
-    cls = resolve(name)
+    made = resolve(name)
     try:
-        return cls(**params)
+        return made(**params)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"strategy {name!r}: {exc}") from None

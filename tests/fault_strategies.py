@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from strategies.random_bot import RandomStrategy
+from strategies.policies.random import RandomStrategy
 
 
 class Hang:

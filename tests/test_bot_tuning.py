@@ -96,11 +96,11 @@ def test_a_tuned_weights_file_plays_each_seat_with_its_own_values(tmp_path):
     run = bt.tune_bots(_tuning(tmp_path), tmp_path / "t", jobs=1)
     bot = registry.make(f"heuristic-v1:weights={tmp_path / 't' / 'weights.toml'}")
     bot.new_game("DS", random.Random(0), load_rules())
-    assert bot.weights["play"]["aggression"] == pytest.approx(
+    assert bot.policy.weights["play"]["aggression"] == pytest.approx(
         run.field["DS"]["play.aggression"], abs=1e-4
     )
     bot.new_game("BK", random.Random(0), load_rules())
-    assert bot.weights["play"]["aggression"] == 0.5  # weights.toml: the BK seat is untouched
+    assert bot.policy.weights["play"]["aggression"] == 0.5  # weights.toml: BK is untouched
 
 
 @pytest.mark.parametrize(
@@ -205,11 +205,11 @@ def test_the_default_sultanate_bot_looks_ahead_and_the_fast_tier_does_not():
     default, fast = registry.make("heuristic"), registry.make("heuristic-fast")
     for bot in (default, fast):
         bot.new_game("DS", random.Random(0), rules)
-    assert default._greedy is not None and fast._greedy is None
-    for faction, looks in (("BK", False), ("VE", False)):  # the seats of tuned.toml (v7)
+    assert default.lookahead is not None and fast.lookahead is None
+    for faction, looks in (("BK", False), ("VE", False)):  # the default lineup's seats (v7)
         default.new_game(faction, random.Random(0), rules)
         fast.new_game(faction, random.Random(0), rules)
-        assert (default._greedy is not None) == looks and fast._greedy is None
+        assert (default.lookahead is not None) == looks and fast.lookahead is None
 
 
 def test_an_unknown_lookahead_is_refused_in_one_line(tmp_path):
@@ -402,3 +402,24 @@ def test_a_tuning_against_the_fields_alone_plays_no_fixed_lineup(tmp_path):
     assert json.loads((tmp_path / "t" / "tune.json").read_text())["config"]["pool"] == []
     mixed = invoke(*args, "--pool", "none", "--pool", "greedy")
     assert mixed.exit_code == 2 and "--pool none (the fields alone) takes no other" in mixed.output
+
+
+def test_cma_es_starts_from_the_incumbent_with_a_step_of_a_share_of_the_range():
+    # CmaEsSampler starts at the middle of each range, a sixth of it wide (no x0, sigma0):
+    # each searched range is centred on the incumbent, 6 x STEP of the searched range wide
+    share = bot_space.Param("play.aggression", 0.0, 1.0, False).around(0.8)
+    assert (share.low + share.high) / 2 == pytest.approx(0.8)
+    assert (share.high - share.low) / 6 == pytest.approx(bot_space.STEP)
+    count = bot_space.Param("play.reserve", 0, 6, True).around(1)
+    assert (count.low, count.high) == (-2, 4)  # whole numbers, centred on the incumbent
+
+
+def test_every_candidate_plays_values_inside_the_searched_range(tmp_path):
+    # the bad start sits on the low end of its ranges (0.0): half of each centred range lies
+    # outside, and a value proposed there plays clipped to the end
+    bt.tune_bots(_tuning(tmp_path), tmp_path / "t", jobs=1)
+    space = {p.key: p for p in bt.Space.load(tmp_path / "space.toml").params["DS"]}
+    rows = [r for r in bt.evaluations(tmp_path / "t") if r["kind"] == "candidate"]
+    values = [(space[k], v) for r in rows for k, v in json.loads(r["params"]).items()]
+    assert values and all(p.low <= v <= p.high for p, v in values)
+    assert any(v == p.low for p, v in values)

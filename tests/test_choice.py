@@ -12,25 +12,29 @@ from hypothesis import strategies as st
 
 from simulate import play_game
 from simulate.rules.ruleset import load_rules
-from strategies.heuristic import HeuristicStrategy, HeuristicV1Strategy, choice_fit
-from strategies.heuristic.common import (
+from strategies.fitting import choice_fit
+from strategies.lineup import default_lineup
+from strategies.policies.heuristic import HeuristicStrategy
+from strategies.policies.heuristic.choice import (
     CHOICE_CONTEXT,
     choice_context,
     compile_terms,
     feature_names,
     option_features,
 )
+from strategies.registry import make
 
-PLAIN = {"play.lookahead": "none", "play.choice.fitted": False}
+LAYERS = default_lineup().layers["VE"]  # the default's policy: its values and learned choice
+PLAIN = {"play.choice.fitted": False}
 
 
 class Spy(HeuristicStrategy):
-    """A heuristic seat that keeps, at each top-level decision, its offered actions, its
-    ``options_here``, what it chose and its plan."""
+    """A seat of the default's policy (no search choosing for it) that keeps, at each
+    top-level decision, its offered actions, its ``options_here``, what it chose and its
+    plan."""
 
     def __init__(self, **params) -> None:
-        # the seat's own choice: no end-game search choosing for it (v15's VE, play.mcts_cards)
-        super().__init__(**({"play.mcts_cards": 0} | params))
+        super().__init__(layers=LAYERS, **params)
         self.seen: list[tuple] = []
         self.options: list[list] = []
         self.resources: list[int] = []
@@ -86,14 +90,13 @@ def test_a_decree_the_bot_may_not_take_is_not_an_option():
 
 def test_the_fitted_choice_takes_the_option_of_best_score():
     # play.choice: a large bias on Pass (2.3.6) makes it the choice wherever it is offered
-    params = {"play.lookahead": "none", "play.choice.fitted": True, "play.choice.action.pass": 50.0}
+    params = {"play.choice.fitted": True, "play.choice.action.pass": 50.0}
     seen = [(offered, chosen) for offered, _, chosen, _ in _seen(**params) if "pass" in offered]
     assert seen and all(chosen == "pass" for _, chosen in seen)
 
 
 def test_a_command_bias_steers_the_fitted_choice_to_that_command():
     params = {
-        "play.lookahead": "none",
         "play.choice.fitted": True,
         "play.choice.scale": 0.0,
         "play.choice.command.rally": 50.0,
@@ -176,7 +179,7 @@ def test_the_fit_learns_an_option_worth_more_late_in_the_deck():
 
 def test_fitted_terms_cross_the_options_features_with_the_position():
     # play.choice.terms: "late*a:pass" counts with the game's progress, "a:pass" alone does
-    bot = HeuristicStrategy()
+    bot = HeuristicStrategy(layers=LAYERS)
     bot.new_game("BK", random.Random(0), load_rules())
     fb = bot.bot
     fb.terms = compile_terms({"late*a:pass": 2.0, "ac:limited:rally": 0.5})
@@ -204,7 +207,7 @@ def test_an_options_compiled_terms_score_it_exactly_as_its_features_do(
     for i, w in enumerate(weights):  # own terms and terms crossed with each context feature
         name, z = names[(i * 7 + pick) % len(names)], ("", *CHOICE_CONTEXT)[i % 5]
         terms[f"{z}*{name}" if z else name] = w
-    bot = HeuristicStrategy()
+    bot = HeuristicStrategy(layers=LAYERS)
     bot.new_game("DS", random.Random(0), load_rules())
     fb = bot.bot
     fb.terms = compiled = compile_terms(terms)
@@ -297,20 +300,21 @@ def test_a_refit_of_one_seat_keeps_the_other_seats_and_needs_a_file_to_keep_them
 
 def test_the_default_lineup_plays_its_fitted_choice():
     # choice.toml is a layer of the default; heuristic-v1 plays without it
-    bot = HeuristicStrategy()
+    bot = make("heuristic")
     play_game(1, {"DS": bot, "BK": "heuristic", "VE": "heuristic"})
-    assert bot.weights["play"]["choice"]["fitted"] is True
-    old = HeuristicV1Strategy()
+    assert bot.policy.weights["play"]["choice"]["fitted"] is True
+    old = make("heuristic-v1")
     play_game(1, {"DS": old, "BK": "heuristic", "VE": "heuristic"})
-    assert old.weights["play"]["choice"]["fitted"] is False
+    assert old.policy.weights["play"]["choice"]["fitted"] is False
 
 
 def test_a_fit_reads_positions_and_playouts_without_a_learned_choice():
     # so that rerunning the recorded command gives the shipped choice.toml, whatever it holds
-    bot = choice_fit.Unfitted()
+    bot = choice_fit.unfitted()()
     play_game(2, {"DS": bot, "BK": "heuristic-fast", "VE": "heuristic-fast"})
-    assert bot.weights["play"]["choice"]["fitted"] is False
-    assert "choice" not in (bot.base_weights.get("seat", {}).get("DS", {}).get("play", {}))
+    assert bot.policy.weights["play"]["choice"]["fitted"] is False
+    assert "choice" not in (bot.policy.base_weights.get("seat", {}).get("DS", {}).get("play", {}))
+    assert bot.seat.prior is None  # nor the prior fitted on the lineup's own games
 
 
 def test_no_command_is_an_option_without_resources():

@@ -1,6 +1,7 @@
-"""The search bots' shared lookahead (``strategies/lookahead.py``) and greedy's screen (issue 18,
-part 4): a paused copy finishes as if played at once, no candidate repeats another, and the
-screen keeps the heuristic's own choice."""
+"""The searches' shared searcher (``strategies/search/searcher.py``), greedy's screen (issue 18,
+part 4) and a lineup seat's search windows (``strategies/composition.py``): a paused copy
+finishes as if played at once, no candidate repeats another, and the screen keeps the
+policy's own choice."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import random
 import pytest
 
 from simulate import play_game
-from strategies.greedy import GreedyStrategy
-from strategies.mcts import MCTSStrategy
+from strategies.lineup import shipped
 from strategies.registry import make
+from strategies.search.greedy import GreedySearch
+from strategies.searchers import GreedyStrategy, MCTSStrategy
 
 OTHERS = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
 
@@ -55,7 +57,7 @@ def test_a_paused_copy_finishes_the_card_as_if_played_at_once():
 def test_no_expanded_command_lacks_a_space_to_select():
     # 3.1.1: a Command with no space to select would only repeat another candidate
     def check(search, obs, cands, state, dice):
-        bot = search.base.bot
+        bot = search.policy.bot
         for c in cands:
             if c.plan.get("force"):
                 assert bot.spaces_for(obs, c.plan["command"])
@@ -75,9 +77,9 @@ def test_the_dice_of_a_candidate_are_those_of_its_seed():
 def test_a_screen_wider_than_the_candidates_finishes_every_one():
     # every Command candidate is finished: the scores are those of the unscreened search
     def check(search, obs, cands, state, dice):
-        bot = GreedyStrategy.around(search.base, expand=True)
+        bot = GreedySearch(search.policy, expand=True)
         bot.search = search
-        default = search.base.bot.last.get("choice")
+        default = search.default
         screened = search.screened(cands, [(state, dice)], default, len(cands))
         plain = bot._scores(cands, [(state, dice)])
         assert screened == pytest.approx(plain)
@@ -90,7 +92,7 @@ def test_a_narrow_screen_finishes_the_heuristics_choice_and_the_events():
     # sides (2.3.4) and Pass (2.3.6) are always played to the end of the card; of the other
     # Command candidates, `screen`
     def check(search, obs, cands, state, dice):
-        default = search.base.bot.last.get("choice")
+        default = search.default
         scores = search.screened(cands, [(state, dice)], default, 1)
         finished = [c for c, v in zip(cands, scores, strict=True) if v > -1e17]
         assert [c for c in finished if search.is_own(c)]
@@ -150,14 +152,14 @@ def test_a_bad_screen_is_refused(value):
     with pytest.raises(ValueError, match="screen must be a non-negative integer"):
         MCTSStrategy(screen=value)
     with pytest.raises(ValueError, match="screen must be a non-negative integer"):
-        make("heuristic").__class__(**{"play.screen": value})
+        shipped("heuristic")(**{"play.screen": value})
 
 
 @pytest.mark.parametrize("key", ["lookahead_cards", "mcts_cards"])
 @pytest.mark.parametrize("value", [-1, 2.5, "late"])
 def test_a_bad_end_game_length_is_refused(key, value):
     with pytest.raises(ValueError, match=f"{key} must be a non-negative integer"):
-        make("heuristic").__class__(**{f"play.{key}": value})
+        shipped("heuristic")(**{f"play.{key}": value})
 
 
 class Recorder:
@@ -173,8 +175,8 @@ class Recorder:
 
 
 def _cards_left_at(spec: str, searcher: str) -> list[int]:
-    """The cards left at each call of the Bahmani seat's ``searcher`` (``_greedy``, ``_mcts``)
-    in one game of ``spec`` there."""
+    """The cards left at each call of the Bahmani seat's ``searcher`` (``lookahead``,
+    ``end_game``) in one game of ``spec`` there."""
     bot = make(spec)
     new_game = bot.new_game
 
@@ -190,7 +192,7 @@ def _cards_left_at(spec: str, searcher: str) -> list[int]:
 def test_an_end_game_lookahead_decides_only_in_the_last_cards():
     # play.lookahead_cards = N: the lookahead chooses only while at most N cards remain
     spec = "heuristic-fast:play.lookahead=greedy-full,play.screen=2,play.lookahead_cards=6"
-    left = _cards_left_at(spec, "_greedy")
+    left = _cards_left_at(spec, "lookahead")
     assert left and max(left) <= 6
 
 
@@ -211,9 +213,9 @@ def test_the_default_looks_ahead_late_in_the_sultanate_seat_only():
     # the card, no screen); the Bahmani bot's learned choice replaced its lookahead. v17:
     # the Sultanate's end-game mcts chooses instead, the lookahead only without it
     seats = _seats("heuristic")
-    assert (seats["DS"].lookahead_cards, seats["DS"]._greedy.screen) == (16, 0)
-    assert seats["BK"]._greedy is None and seats["VE"]._greedy is None
-    assert _seats("heuristic:play.mcts_cards=0")["DS"]._mcts is None
+    assert (seats["DS"].seat.lookahead_cards, seats["DS"].lookahead.screen) == (16, 0)
+    assert seats["BK"].lookahead is None and seats["VE"].lookahead is None
+    assert _seats("heuristic:play.mcts_cards=0")["DS"].end_game is None
 
 
 def test_the_default_plays_a_small_mcts_in_the_sultanate_and_vijayanagara_end_games():
@@ -222,27 +224,30 @@ def test_the_default_plays_a_small_mcts_in_the_sultanate_and_vijayanagara_end_ga
     # v17: 2 playouts of 2, and the Sultanate's last 20 cards: 1 playout of 2, 2 cards
     # deep, 6 other Commands and Decrees finishing the card; v18: VE's 1 playout of 2
     default, fast = _seats("heuristic"), _seats("heuristic-fast")
-    ds, ve = default["DS"]._mcts, default["VE"]._mcts
-    assert (default["DS"].mcts_cards, default["VE"].mcts_cards) == (20, 6)
+    ds, ve = default["DS"].end_game, default["VE"].end_game
+    assert (default["DS"].seat.mcts_cards, default["VE"].seat.mcts_cards) == (20, 6)
     assert (ds.rollouts, ds.top, ds.horizon, ds.screen) == (1, 2, 2, 6)
     assert (ve.rollouts, ve.top, ve.horizon, ve.screen) == (1, 2, 2, 2)
-    assert default["BK"]._mcts is None
-    assert all(fast[f]._mcts is None for f in fast)  # the fast tier searches nothing
+    assert ds.prior is not None and ve.prior is None  # the Sultanate's fitted prior (v19)
+    assert default["BK"].end_game is None
+    assert all(fast[f].end_game is None for f in fast)  # the fast tier searches nothing
 
 
 def test_the_strong_tier_searches_the_sultanate_and_bahmani_end_games_at_mctss_budget():
     strong, default = _seats("heuristic-strong"), _seats("heuristic")
-    assert (strong["DS"].mcts_cards, strong["BK"].mcts_cards) == (22, 8)
+    assert (strong["DS"].seat.mcts_cards, strong["BK"].seat.mcts_cards) == (22, 8)
     for f in ("DS", "BK"):  # mcts's own default budget, not the default's small one
-        search = strong[f]._mcts
+        search = strong[f].end_game
         assert (search.rollouts, search.top, search.horizon, search.screen) == (8, 4, 4, 0)
-    assert default["BK"]._mcts is None
-    assert strong["VE"].weights == default["VE"].weights
+        assert search.prior is None
+    assert default["BK"].end_game is None
+    assert strong["VE"].policy.weights == default["VE"].policy.weights
+    assert strong["VE"].seat == default["VE"].seat
 
 
 def test_an_end_game_search_decides_only_in_the_last_cards():
     # play.mcts_cards = N: mcts chooses the action only while at most N cards remain
-    left = _cards_left_at("heuristic-fast:play.mcts_cards=3", "_mcts")
+    left = _cards_left_at("heuristic-fast:play.mcts_cards=3", "end_game")
     assert left and max(left) <= 3
 
 
@@ -253,8 +258,8 @@ def test_an_end_game_search_stops_when_play_mcts_stop_cards_remain():
         "heuristic-fast:play.lookahead=greedy-full,play.screen=2,play.lookahead_cards=4,"
         "play.mcts_cards=8,play.mcts_stop=4"
     )
-    searched = _cards_left_at(spec, "_mcts")
-    looked = _cards_left_at(spec, "_greedy")
+    searched = _cards_left_at(spec, "end_game")
+    looked = _cards_left_at(spec, "lookahead")
     assert searched and all(4 < n <= 8 for n in searched)
     assert looked and max(looked) <= 4
 
@@ -266,10 +271,10 @@ def test_an_end_game_search_plays_with_its_seats_budget():
         "heuristic:play.mcts_cards=3,play.mcts_rollouts=2,play.mcts_top=2,"
         "play.mcts_expand=false,play.mcts_screen=3,play.mcts_horizon=3"
     )
-    search = _seats(spec)["VE"]._mcts
+    search = _seats(spec)["VE"].end_game
     budget = (search.rollouts, search.horizon, search.top, search.expand, search.screen)
     assert budget == (2, 3, 2, False, 3)
-    default = _seats("heuristic-strong")["DS"]._mcts
+    default = _seats("heuristic-strong")["DS"].end_game
     budget = (default.rollouts, default.horizon, default.top, default.expand, default.screen)
     assert budget == (8, 4, 4, True, 0)
 
@@ -285,14 +290,14 @@ def test_an_end_game_screen_wider_than_the_candidates_changes_no_game():
 
 def test_an_end_game_search_that_would_never_play_is_refused():
     with pytest.raises(ValueError, match=r"mcts_stop must be below mcts_cards \(6\), got 6"):
-        make("heuristic").__class__(**{"play.mcts_cards": 6, "play.mcts_stop": 6})
+        shipped("heuristic")(**{"play.mcts_cards": 6, "play.mcts_stop": 6})
 
 
 def test_a_parameter_refused_by_one_seats_values_names_that_seat():
     # a spec's play parameter applies to every seat's values (tuned.toml): Vijayanagara's
     # search covers its last 6 cards, so a stop at 16 is refused there, and the error says so
     with pytest.raises(ValueError, match=r"^in the VE seat: mcts_stop must be below mcts_cards"):
-        make("heuristic").__class__(**{"play.mcts_stop": 16})
+        shipped("heuristic")(**{"play.mcts_stop": 16})
 
 
 @pytest.mark.parametrize(
@@ -308,7 +313,7 @@ def test_a_parameter_refused_by_one_seats_values_names_that_seat():
 )
 def test_a_bad_end_game_budget_is_refused(key, value, message):
     with pytest.raises(ValueError, match=message):
-        make("heuristic").__class__(**{f"play.{key}": value})
+        shipped("heuristic")(**{f"play.{key}": value})
 
 
 def test_a_seat_with_the_full_lookahead_plays_as_screened_greedy():

@@ -119,10 +119,10 @@ def _digests(n: int) -> list[str]:
     """Digests of ``n`` games, between the files the bot's base module and the commands
     package were loaded from."""
     import simulate.rules.commands as commands
-    import strategies.heuristic.common as common
+    import strategies.policies.heuristic.valuation as valuation
 
     games = [play_game(500 + i, SPECS[i % len(SPECS)]).state_digest for i in range(n)]
-    return [Path(common.__file__).suffix, *games, Path(commands.__file__).suffix]
+    return [Path(valuation.__file__).suffix, *games, Path(commands.__file__).suffix]
 
 
 @pytest.mark.skipif(

@@ -1,7 +1,8 @@
-"""The end-game search's fitted prior (``strategies/prior.py``, ``play.mcts_rank`` and
-``mcts_pick``; issue 18, part 4) and its fit (``strategies/heuristic/prior_fit.py``): terms are
-checked in one line, a term steers which kind of move (2.3.3) the search plays, the default
-lineup plays its prior and its tiers do not, and the fit is deterministic."""
+"""The end-game search's fitted prior (``strategies/search/prior.py``: a prior file's
+``mcts_rank`` and ``mcts_pick``; issue 18, part 4) and its fit
+(``strategies/fitting/prior_fit.py``): terms are checked in one line, a term steers which kind
+of move (2.3.3) the search plays, the default lineup plays its prior and its tiers do not,
+and the fit is deterministic."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ import pytest
 
 from simulate import play_game
 from simulate.rules.ruleset import load_rules
-from strategies.heuristic import prior_fit
-from strategies.prior import compile_prior, features
+from strategies.fitting import prior_fit
 from strategies.registry import make
+from strategies.search.prior import compile_prior, features
 
 OTHERS = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
 
@@ -25,10 +26,10 @@ def test_an_empty_prior_is_no_prior():
 @pytest.mark.parametrize(
     "rank, pick, match",
     [
-        ({"c:fly": 1.0}, {}, r"play\.mcts_rank: unknown term 'c:fly'"),
-        ({}, {"d:conscript*late": 1.0}, r"play\.mcts_pick: unknown term 'd:conscript\*late'"),
-        ({"own": "high"}, {}, r"play\.mcts_rank\.own must be a number, got 'high'"),
-        ({}, {"card": True}, r"play\.mcts_pick\.card must be a number, got True"),
+        ({"c:fly": 1.0}, {}, r"^mcts_rank: unknown term 'c:fly'"),
+        ({}, {"d:conscript*late": 1.0}, r"^mcts_pick: unknown term 'd:conscript\*late'"),
+        ({"own": "high"}, {}, r"^mcts_rank\.own must be a number, got 'high'"),
+        ({}, {"card": True}, r"^mcts_pick\.card must be a number, got True"),
     ],
 )
 def test_a_bad_prior_term_is_refused_in_one_line(rank, pick, match):
@@ -37,11 +38,16 @@ def test_a_bad_prior_term_is_refused_in_one_line(rank, pick, match):
     assert "\n" not in str(err.value)
 
 
-def test_a_bad_prior_in_a_weights_file_names_the_seat(tmp_path):
+def test_a_bad_prior_file_is_refused_in_one_line_naming_it(tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text('[seat.DS.play.mcts_pick]\n"c:fly" = 1.0\n')
-    with pytest.raises(ValueError, match="in the DS seat: play.mcts_pick: unknown term"):
-        make(f"heuristic:weights={bad}")
+    bad.write_text('[mcts_pick]\n"c:fly" = 1.0\n')
+    with pytest.raises(ValueError, match="prior file 'bad.toml': mcts_pick: unknown term"):
+        make(f"heuristic:play.mcts_prior={bad}")
+    bad.write_text("[mcts_bias]\n")
+    with pytest.raises(ValueError, match="unknown table 'mcts_bias'"):
+        make(f"heuristic:play.mcts_prior={bad}")
+    with pytest.raises(ValueError, match="prior file .* not found"):
+        make(f"heuristic:play.mcts_prior={tmp_path / 'none.toml'}")
 
 
 def test_the_pick_weighs_the_card_and_the_playouts_and_adds_its_terms():
@@ -75,17 +81,15 @@ class Spy:
 
     def choose(self, obs, decision):
         choice = self.bot.choose(obs, decision)
-        searched = 0 < obs.cards_remaining <= self.bot.mcts_cards
+        searched = 0 < obs.cards_remaining <= self.bot.seat.mcts_cards
         offered = "pass" in decision.options and len(decision.options) > 1
         if decision.kind == "action" and searched and offered:
             self.passes.append(choice == "pass")
         return choice
 
 
-def _passes(tmp_path, table: str) -> list[bool]:
-    weights = tmp_path / "prior.toml"
-    weights.write_text(table)
-    spy = Spy(f"heuristic:weights={weights}")
+def _passes(spec: str) -> list[bool]:
+    spy = Spy(spec)
     for seed in (3, 4):
         play_game(seed, OTHERS | {"DS": spy})
     return spy.passes
@@ -94,9 +98,10 @@ def _passes(tmp_path, table: str) -> list[bool]:
 def test_a_prior_term_steers_the_end_game_search_to_that_move(tmp_path):
     # a huge bias for Pass (2.3.3) in both the ranking and the pick: the Sultanate's
     # end-game search passes whenever it may; without the prior it does not
-    steer = '[seat.DS.play]\nmcts_rank = { "a:pass" = 100.0 }\nmcts_pick = { "a:pass" = 100.0 }\n'
-    steered = _passes(tmp_path, steer)
-    plain = _passes(tmp_path, "[seat.DS.play]\nmcts_top = 2\n")
+    steer = tmp_path / "steer.toml"
+    steer.write_text('[mcts_rank]\n"a:pass" = 100.0\n[mcts_pick]\n"a:pass" = 100.0\n')
+    steered = _passes(f"heuristic:play.mcts_prior={steer}")
+    plain = _passes("heuristic:play.mcts_prior=,play.mcts_top=2")
     assert steered and all(steered)
     assert len(plain) >= len(steered) // 2 and not all(plain)
 
@@ -107,7 +112,7 @@ def test_the_default_lineup_plays_its_prior_and_its_tiers_do_not():
     def prior(spec: str):
         bot = make(spec)
         bot.new_game("DS", random.Random(1), rules)
-        return None if bot._mcts is None else bot._mcts.prior
+        return None if bot.end_game is None else bot.end_game.prior
 
     assert prior("heuristic") is not None
     assert prior("heuristic-strong") is None  # mcts's own budget: its playouts, no prior
@@ -123,9 +128,9 @@ def test_the_prior_fit_is_deterministic_and_writes_a_prior_the_bot_plays(tmp_pat
         outs.append(out)
     body = [p.read_text().split("\n\n", 1)[1] for p in outs]  # past the header (its timing)
     assert body[0] == body[1]
-    bot = make(f"heuristic:weights={outs[0]}")
+    bot = make(f"heuristic:play.mcts_prior={outs[0]}")
     bot.new_game("DS", random.Random(1), load_rules())
-    assert bot._mcts.prior.picks and bot._mcts.prior.rank[0]
+    assert bot.end_game.prior.picks and bot.end_game.prior.rank[0]
 
 
 def test_the_prior_fit_refuses_a_bad_budget_in_one_line(capsys):

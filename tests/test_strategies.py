@@ -11,8 +11,9 @@ from simulate import play_game
 from simulate.rules.context import StrategyError
 from simulate.rules.ruleset import load_rules
 from strategies import registry
-from strategies.heuristic import HeuristicStrategy
-from strategies.heuristic.evaluation import Evaluator, default_weights, delhi_projection
+from strategies.policies.heuristic import HeuristicStrategy
+from strategies.policies.heuristic.evaluation import Evaluator, delhi_projection
+from strategies.policies.heuristic.weights import default_weights
 
 TINY_MCTS = "mcts:rollouts=1,horizon=1"
 
@@ -89,21 +90,21 @@ def test_heuristic_caches_never_change_a_choice(seed, monkeypatch):
 def test_bots_made_from_the_same_files_share_their_weights_until_a_file_changes(tmp_path):
     # a game makes 3 to 12 heuristic bots: their weights are merged once per process, and
     # read again when a file changes (its size or modification time)
-    a, b = registry.make("heuristic"), registry.make("heuristic")
+    a, b = registry.make("heuristic").policy, registry.make("heuristic").policy
     assert a.shared is b.shared and a.weights is b.weights
     rules = load_rules()
     a.new_game("DS", random.Random(0), rules)
     b.new_game("BK", random.Random(0), rules)
     assert a.weights is not b.weights  # each seat plays its own values (tuned.toml)
-    c = registry.make("heuristic")
+    c = registry.make("heuristic").policy
     c.new_game("DS", random.Random(1), rules)
     assert c.weights is a.weights and c.terms is a.terms  # its choice terms compiled once
     w = tmp_path / "w.toml"
     w.write_text("[play]\naggression = 0.2\n")
-    first = registry.make(f"heuristic:weights={w}")
+    first = registry.make(f"heuristic:weights={w}").policy
     assert first.weights["play"]["aggression"] == 0.2
     w.write_text("[play]\naggression = 0.85\n")
-    again = registry.make(f"heuristic:weights={w}")
+    again = registry.make(f"heuristic:weights={w}").policy
     assert again.shared is not first.shared and again.weights["play"]["aggression"] == 0.85
 
 
@@ -112,11 +113,11 @@ def test_parameters_parse_are_recorded_and_change_the_weights():
     assert name == "heuristic" and params == {"aggression": 0.7, "events": "never"}
     bot = registry.make("heuristic:aggression=0.7")
     assert bot.params == {"aggression": 0.7, "version": "v19"}  # the bot version, for manifests
-    assert bot.weights["play"]["aggression"] == 0.7
+    assert bot.policy.weights["play"]["aggression"] == 0.7
     assert registry.params_of(bot) == {"aggression": 0.7, "version": "v19"}
-    assert registry.make("heuristic").weights["play"]["aggression"] == 0.5
+    assert registry.make("heuristic").policy.weights["play"]["aggression"] == 0.5
     dotted = registry.make("heuristic:eval.DS.resources=0.3")
-    assert dotted.weights["eval"]["DS"]["resources"] == 0.3
+    assert dotted.policy.weights["eval"]["DS"]["resources"] == 0.3
     mcts = registry.make("mcts:rollouts=3,horizon=2,policy=random")
     assert mcts.params["rollouts"] == 3 and mcts.params["policy"] == "random"
 
@@ -156,22 +157,24 @@ def test_unknown_strategy_lists_the_known_ones():
         assert name in text
 
 
-def test_registry_knows_builtins_entry_points_and_module_paths():
+def test_registry_knows_lineups_builtins_entry_points_and_module_paths():
     known = registry.known()
     for name in ("random", "heuristic", "greedy", "mcts"):
         assert name in known
         assert registry.describe(name)
-    cls = registry.resolve("strategies.heuristic:HeuristicStrategy")
+    cls = registry.resolve("strategies.policies.heuristic:HeuristicStrategy")
     assert cls is HeuristicStrategy
+    assert registry.describe("heuristic").startswith("the default lineup: tuned heuristic")
 
 
 def test_weights_toml_file_loads_and_merges(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text("[play]\naggression = 0.9\n\n[eval.BK]\ncavalry = 0.5\n")
     bot = registry.make(f"heuristic:weights={path}")
-    assert bot.weights["play"]["aggression"] == 0.9
-    assert bot.weights["eval"]["BK"]["cavalry"] == 0.5
-    assert bot.weights["eval"]["VE"]["cavalry"] == default_weights()["eval"]["VE"]["cavalry"]
+    policy = bot.policy
+    assert policy.weights["play"]["aggression"] == 0.9
+    assert policy.weights["eval"]["BK"]["cavalry"] == 0.5
+    assert policy.weights["eval"]["VE"]["cavalry"] == default_weights()["eval"]["VE"]["cavalry"]
     assert bot.params["weights"] == str(path)
     assert len(bot.params["weights_sha256"]) == 64
     play_game(2, {"DS": "heuristic", "BK": f"heuristic:weights={path}", "VE": "heuristic"})
@@ -264,17 +267,18 @@ def test_evaluation_scores_and_projection():
 def test_the_fast_tier_plays_its_own_sultanate_choice_biases_and_the_default_bk_and_ve():
     # fast.toml: v10's Sultanate biases were tuned with its lookahead, which the fast tier
     # does not play (README, "Tuning the bots", step 11)
-    from strategies.heuristic.evaluation import FAST_FILE, read_weights_file
+    from strategies.policies.heuristic.weights import FAST_FILE, read_weights_file
 
     own = read_weights_file(FAST_FILE)["seat"]["DS"]["play"]["choice"]
     rules = load_rules()
     fast, default = registry.make("heuristic-fast"), registry.make("heuristic")
     fast.new_game("DS", random.Random(0), rules)
     default.new_game("DS", random.Random(0), rules)
-    assert fast.weights["play"]["choice"]["scale"] == own["scale"]
-    assert fast.weights["play"]["choice"]["action"] == own["action"]
-    assert fast.weights["play"]["choice"]["action"] != default.weights["play"]["choice"]["action"]
+    mine, theirs = fast.policy.weights["play"]["choice"], default.policy.weights["play"]["choice"]
+    assert mine["scale"] == own["scale"] and mine["action"] == own["action"]
+    assert mine["action"] != theirs["action"]
     for seat in ("BK", "VE"):
         fast.new_game(seat, random.Random(0), rules)
         default.new_game(seat, random.Random(0), rules)
-        assert fast.weights["play"]["choice"] == default.weights["play"]["choice"]
+        # the default's very policy: its values, and its model of the other seats
+        assert fast.policy.base_weights == default.policy.base_weights

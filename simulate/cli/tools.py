@@ -6,7 +6,6 @@ import sys
 import time
 import traceback
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -121,11 +120,6 @@ def replay_rules(directory: Path, variant: str):
 # vsim strategies / vsim variants
 
 
-def _doc_line(obj: Any) -> str:
-    doc = (getattr(obj, "__doc__", None) or "").strip()
-    return doc.splitlines()[0] if doc else ""
-
-
 @cli.command()
 def strategies() -> None:
     """List the registered strategies, one line each."""
@@ -133,12 +127,15 @@ def strategies() -> None:
 
     for name, target in registry.known().items():
         try:
-            line = _doc_line(registry.resolve(name))
+            line = registry.describe(name)
         except Exception as exc:
             line = f"(cannot load: {_one_line(str(exc))})"
         default = " (default)" if name == registry.DEFAULT else ""
         click.echo(f"{name:<16} {line}{default}  [{target}]")
-    click.echo("Any package.module:Class implementing the Strategy protocol works too.")
+    click.echo(
+        "Any lineup file (path/to/NAME.toml, as in strategies/lineups/) or package.module:Class"
+        " implementing the Strategy protocol works too."
+    )
 
 
 @cli.command()
@@ -161,7 +158,7 @@ def variants() -> None:
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed (>= 0).")
 @click.option(
     "--strategy", "strategy", multiple=True, default=("random", "heuristic"), show_default=True,
-    help="Strategies to alternate between, game by game (repeatable).",
+    help="Strategies sharing the games, each on the same seeds (repeatable).",
 )  # fmt: skip
 @click.option("--variant", default=None, help="Variant name or path (default: base).")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")

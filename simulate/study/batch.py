@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import gc
 import math
+import os
 import re
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +71,9 @@ class Batch:
     run_id: str = ""
     trace: bool = False
     lineup: str | None = None  # the lineup's name (rows' ``lineup`` column); None: the only one
+    # called with the game's Context after every action (a check: ``vsim soak``'s invariants);
+    # a module-level function, so that a worker process can be handed it
+    on_action: Callable[[Any], None] | None = None
 
     def __len__(self) -> int:
         return len(self.chunk)
@@ -82,6 +87,7 @@ class BatchResult:
     tables: dict[str, records.Packed]
     failures: list[tuple[int, str]]  # (game_index, error)
     seconds: float
+    raised: dict[int, str] = field(default_factory=dict)  # game_index -> what, and where
 
     @property
     def chunk(self) -> Chunk:
@@ -105,6 +111,13 @@ def error_text(exc: BaseException, game_index: int, variant: str) -> str:
     )
 
 
+def raised_at(exc: BaseException) -> str:
+    """What an exception says and the file and line it was raised at, on one line."""
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    message = one_line(f"{type(exc).__name__}: {exc}")
+    return f"{message} (at {os.path.basename(where.filename)}:{where.lineno})"
+
+
 def play_batch(
     batch: Batch, decision_timeout: float | None = None, settle_heap: bool = False
 ) -> BatchResult:
@@ -125,12 +138,18 @@ def play_batch(
     turns = records.Columns("turns")
     actions = records.Columns("actions") if batch.trace else None
     failures: list[tuple[int, str]] = []
+    raised: dict[int, str] = {}
     for k in chunk.indices:
         seed = game_seed(batch.master_seed, k)
         t0 = time.perf_counter()
         try:
             result = play_game(
-                seed, dict(strategies), rules, trace=batch.trace, decision_timeout=decision_timeout
+                seed,
+                dict(strategies),
+                rules,
+                trace=batch.trace,
+                on_action=batch.on_action,
+                decision_timeout=decision_timeout,
             )
             row = records.game_row(
                 result,
@@ -146,6 +165,7 @@ def play_batch(
         except Exception as exc:
             error = error_text(exc, k, name)
             failures.append((k, error))
+            raised[k] = raised_at(exc)
             games.add_row(
                 records.error_row(
                     run_id=batch.run_id,
@@ -168,7 +188,7 @@ def play_batch(
     tables = {"games": games.pack(), "turns": turns.pack()}
     if actions is not None:
         tables["actions"] = actions.pack()
-    return BatchResult(batch, tables, failures, time.perf_counter() - started)
+    return BatchResult(batch, tables, failures, time.perf_counter() - started, raised)
 
 
 _RULES: dict[tuple[str, str], Any] = {}

@@ -1,5 +1,6 @@
 """What ``vsim tune-bots`` searches: each Faction's heuristic weights with their ranges
-(``strategies/heuristic/tuning.toml``), and the strategy spec that plays a seat's values."""
+(``strategies/policies/heuristic/tuning.toml``), and the strategy spec that plays a seat's
+values."""
 
 from __future__ import annotations
 
@@ -13,13 +14,16 @@ from simulate.result import FACTIONS
 from simulate.study import manifest as manifest_mod
 from simulate.study.errors import RunError
 
-SPACE_FILE = Path(__file__).resolve().parents[2] / "strategies" / "heuristic" / "tuning.toml"
+SPACE_FILE = (
+    Path(__file__).resolve().parents[2] / "strategies" / "policies" / "heuristic" / "tuning.toml"
+)
 BASE_BOT = "heuristic-v1"  # the weights every tuned seat value is laid over
 # the bots a tuning may lay its seat values over: the hand-set weights alone, the default
 # lineup with its layers (tuned.toml, choice.toml, its lookaheads), so that a tuning plays
 # against the current field and its result keeps the default's structure, or the fast tier
 # (the default's layers and fast.toml, no lookaheads), so that its own values fit it
 BASES = (BASE_BOT, "heuristic", "heuristic-fast")
+STEP = 0.15  # CMA-ES's first step, as a share of each searched range (``Param.around``)
 
 
 @dataclass(frozen=True)
@@ -31,12 +35,18 @@ class Param:
     high: float
     integer: bool
 
-    def distribution(self) -> Any:
+    def around(self, center: float) -> Any:
+        """The range CMA-ES searches from ``center`` (a seat's incumbent value), centred on
+        it: ``CmaEsSampler`` starts at the middle of each range with a step of a sixth of
+        it, so the search starts at ``center`` with a step of ``STEP`` of the searched range.
+        A value proposed outside the searched range is played clipped into it (``clip``)."""
         import optuna
 
+        half = 3 * STEP * (self.high - self.low)
         if self.integer:
-            return optuna.distributions.IntDistribution(int(self.low), int(self.high))
-        return optuna.distributions.FloatDistribution(float(self.low), float(self.high))
+            whole = max(1, round(half))
+            return optuna.distributions.IntDistribution(int(center) - whole, int(center) + whole)
+        return optuna.distributions.FloatDistribution(center - half, center + half)
 
     def clip(self, value: float) -> float:
         value = min(max(value, self.low), self.high)
@@ -52,7 +62,7 @@ class Space:
     @classmethod
     def load(cls, path: Path | str = SPACE_FILE) -> Space:
         """A checked space file, or RunError (one line)."""
-        from strategies.heuristic.evaluation import default_weights, set_dotted
+        from strategies.policies.heuristic.weights import default_weights, set_dotted
 
         where = f"--space {path}"
         try:
@@ -102,7 +112,7 @@ def _param(key: str, bounds: Any, where: str, weights: dict, set_dotted: Any) ->
 @lru_cache(maxsize=256)
 def base_value(key: str) -> float:
     """The value of a dotted weight in the base bot's ``weights.toml``."""
-    from strategies.heuristic.evaluation import default_weights
+    from strategies.policies.heuristic.weights import default_weights
 
     node: Any = default_weights()
     for part in key.split("."):
@@ -113,7 +123,7 @@ def base_value(key: str) -> float:
 def start_values(space: Space, path: Path | None) -> dict[str, dict[str, float]]:
     """Each seat's starting values: the ``[seat.F]`` values of ``path`` (default: the shipped
     tuned lineup), else the base bot's, clipped into the searched ranges."""
-    from strategies.heuristic.evaluation import (
+    from strategies.policies.heuristic.weights import (
         TUNED_FILE,
         default_weights,
         merge_weights,

@@ -1,8 +1,9 @@
 """``vsim tune-bots``: each Faction's heuristic weights searched by self-play (issue 18).
 
 Iterated best response: round after round, each Faction in turn searches its seat's values
-(the ranges of ``strategies/heuristic/tuning.toml``) with CMA-ES (Optuna's ``CmaEsSampler``,
-ask and tell) to maximise its win rate, plus ``vp_weight`` times its mean VP margin over the
+(the ranges of ``strategies/policies/heuristic/tuning.toml``) with CMA-ES (Optuna's
+``CmaEsSampler``, ask and tell, started from the incumbent: ``bot_space.Param.around``) to
+maximise its win rate, plus ``vp_weight`` times its mean VP margin over the
 best opponent (the tie-breaking signal), against a pool of opponent lineups: the current
 field, the field at the start of the previous round, and fixed lineups (``heuristic-v1`` by
 default; ``greedy`` on request). Every candidate of a phase plays the same games (common
@@ -24,7 +25,6 @@ from __future__ import annotations
 import json
 import math
 import time
-import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,7 +77,7 @@ class Tuning:
     ladder_games: int = 0
     challengers: tuple[str, ...] = ("greedy", BASE_BOT, "random")
     variant_ref: str | None = None  # as given (a built-in name or a path), for the ladder
-    space_ref: str = "strategies/heuristic/tuning.toml"
+    space_ref: str = "strategies/policies/heuristic/tuning.toml"
     data_files: dict[str, Any] = field(default_factory=dict, compare=False)
     base: str = BASE_BOT  # the bot the seat values are laid over (bot_space.BASES)
     probe_games: int = 0  # games that show which values change no game (0: search them all)
@@ -135,7 +135,7 @@ class Tuning:
             seed, rounds, generations, popsize, games, validation_games,
             tuple(dict.fromkeys(pool)), tuple(f for f in FACTIONS if f in chosen), vp_weight,
             loaded, the_space, start_values(the_space, start), ladder_games,
-            tuple(dict.fromkeys(challengers)), variant, str(space or "strategies/heuristic/tuning.toml"),
+            tuple(dict.fromkeys(challengers)), variant, str(space or "strategies/policies/heuristic/tuning.toml"),
             manifest_mod.data_files(), base, probe_games,
         )  # fmt: skip
 
@@ -438,7 +438,9 @@ def _phase(
         pseed = phase_seed(tuning.seed, rnd, faction, 2)
         inert, played = probe(be, tuning, faction, incumbent, opponents[0][1], pseed, progress)
         counts["played"] += played  # not logged: a resumed tuning plays it again
-    dists = {p.key: p.distribution() for p in params if p.key not in inert}
+    searched = {p.key: p for p in params if p.key not in inert}
+    # each range centred on the incumbent's value: where CmaEsSampler starts (Param.around)
+    dists = {key: p.around(incumbent[key]) for key, p in searched.items()}
 
     def run(cands: list[Candidate], tag: str, games: int, master: int) -> list[dict]:
         rows = log.get(rnd, faction, cands)
@@ -452,24 +454,25 @@ def _phase(
 
     (inc_row,) = run([Candidate("incumbent", -1, -1, incumbent)], "incumbent", tuning.games, seed)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    with warnings.catch_warnings():
-        # x0 and sigma0 are deprecated from Optuna 4.9 (kept to 6.0: pyproject pins < 6)
-        warnings.simplefilter("ignore", FutureWarning)
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        x0 = {k: incumbent[k] for k in dists}
-        sampler = optuna.samplers.CmaEsSampler(
-            x0=x0, sigma0=0.15, seed=seed % 2**31, popsize=tuning.popsize
-        )
-        study = optuna.create_study(direction="maximize", sampler=sampler)
-        best_row, best_values = inc_row, incumbent
-        for gen in range(tuning.generations if dists else 0):
-            trials = [study.ask(dists) for _ in range(tuning.popsize)]
-            cands = [Candidate("candidate", gen, t.number, incumbent | t.params) for t in trials]
-            rows = run(cands, f"g{gen:03d}", tuning.games, seed)
-            for t, row, cand in zip(trials, rows, cands, strict=True):
-                study.tell(t, row["objective"])
-                if row["objective"] > best_row["objective"]:
-                    best_row, best_values = row, cand.values
+    sampler = optuna.samplers.CmaEsSampler(seed=seed % 2**31, popsize=tuning.popsize)
+    study = optuna.create_study(direction="maximize", sampler=sampler)
+    best_row, best_values = inc_row, incumbent
+    for gen in range(tuning.generations if dists else 0):
+        trials = [study.ask(dists) for _ in range(tuning.popsize)]
+        cands = [
+            Candidate(
+                "candidate",
+                gen,
+                t.number,
+                incumbent | {k: searched[k].clip(v) for k, v in t.params.items()},
+            )
+            for t in trials
+        ]
+        rows = run(cands, f"g{gen:03d}", tuning.games, seed)
+        for t, row, cand in zip(trials, rows, cands, strict=True):
+            study.tell(t, row["objective"])
+            if row["objective"] > best_row["objective"]:
+                best_row, best_values = row, cand.values
     validated = None
     accepted = False
     if best_values is not incumbent:

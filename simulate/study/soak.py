@@ -1,20 +1,22 @@
 """Soak testing: play many games checking every invariant after every action (issue 8).
 
-Each failure is reported with a one-line repro command. Games are spread over worker
-processes; the outcome does not depend on their number.
+The games go through the one batch API (``simulate.study.batch``), as every study's do, with
+the invariant check as each batch's per-action hook (``Batch.on_action``). The strategies
+share the games: each plays its share on the seeds of game indices 0, 1, ... (common random
+numbers, as the cells of a study). Each failure is reported with a one-line repro command;
+which games fail does not depend on the number of workers.
 """
 
 from __future__ import annotations
 
-import os
-import traceback
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from simulate.game import play_game
+from simulate.result import FACTIONS
 from simulate.rules import invariants
 from simulate.seeds import game_seed
+from simulate.study.backends import default_jobs
+from simulate.study.batch import Batch, plan, play, safe_name
 
 
 @dataclass(frozen=True)
@@ -26,43 +28,22 @@ class SoakFailure:
     repro: str
 
 
-def _check(ctx) -> None:
+def check(ctx) -> None:
+    """The per-action hook: every invariant of the position (``rules.invariants``)."""
     invariants.check(ctx.state, ctx.rules)
-
-
-def _strategy_for(index: int, strategies: tuple[str, ...]) -> str:
-    return strategies[index % len(strategies)]
-
-
-def _play_chunk(
-    args: tuple[int, int, int, tuple[str, ...], str | None],
-) -> tuple[int, list[SoakFailure]]:
-    master, first, last, strategies, variant = args
-    failures = []
-    for k in range(first, last):
-        seed = game_seed(master, k)
-        strategy = _strategy_for(k, strategies)
-        try:
-            play_game(seed, strategies=strategy, variant=variant, on_action=_check)
-        except Exception as exc:  # noqa: BLE001 - every failure is reported, none stops the soak
-            where = traceback.extract_tb(exc.__traceback__)[-1]
-            message = " ".join(f"{type(exc).__name__}: {exc}".split())
-            variant_arg = f", variant={variant!r}" if variant else ""
-            failures.append(
-                SoakFailure(
-                    k,
-                    seed,
-                    strategy,
-                    f"{message} (at {os.path.basename(where.filename)}:{where.lineno})",
-                    f'python -c "from simulate.study.soak import replay_checked; replay_checked({seed}, {strategy!r}{variant_arg})"',
-                )
-            )
-    return last - first, failures
 
 
 def replay_checked(seed: int, strategy: str = "random", variant: str | None = None) -> None:
     """Replay one soak game with the invariant checks, raising where it first fails."""
-    play_game(seed, strategies=strategy, variant=variant, on_action=_check)
+    from simulate.game import play_game
+
+    play_game(seed, strategies=strategy, variant=variant, on_action=check)
+
+
+def shares(games: int, strategies: tuple[str, ...]) -> list[int]:
+    """How many of ``games`` each strategy plays (the first ones one more, when uneven)."""
+    n = len(strategies)
+    return [games // n + (1 if j < games % n else 0) for j in range(n)]
 
 
 def soak(
@@ -71,23 +52,41 @@ def soak(
     strategies: tuple[str, ...] = ("random", "heuristic"),
     variant: str | None = None,
     jobs: int = 0,
-    chunk: int = 200,
+    chunk: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Iterator[SoakFailure]:
-    """Play ``games`` games (strategies alternating by game index), yielding each failure."""
-    jobs = jobs or os.cpu_count() or 1
-    tasks = [
-        (master, a, min(games, a + chunk), strategies, variant) for a in range(0, games, chunk)
-    ]
-    if jobs == 1:
-        results = map(_play_chunk, tasks)
-        for done, failures in results:
-            yield from failures
-            if progress:
-                progress(done)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for done, failures in pool.map(_play_chunk, tasks):
-            yield from failures
-            if progress:
-                progress(done)
+    """Play ``games`` games shared by ``strategies`` with every invariant checked after every
+    action, on ``jobs`` worker processes (0: every core), yielding each failure as its batch
+    finishes; ``chunk`` games a batch (None: sizes the batch API chooses)."""
+    from simulate.variants import load_variant
+
+    rules_ref = load_variant(variant)
+    workers = jobs or default_jobs()
+    todo = {}
+    for j, count in enumerate(shares(games, strategies)):
+        if count:
+            todo[f"{j}~{safe_name(strategies[j])}"] = [(0, count - 1)]
+    work = []
+    for c in plan(todo, chunk, workers):
+        lineup = dict.fromkeys(FACTIONS, _strategy(c.variant, strategies))
+        work.append(Batch(c, rules_ref, lineup, master, "soak", on_action=check))
+    variant_arg = f", variant={variant!r}" if variant else ""
+    for result in play(work, jobs=workers):
+        strategy = _strategy(result.chunk.variant, strategies)
+        for k, _error in sorted(result.failures):
+            seed = game_seed(master, k)
+            yield SoakFailure(
+                k,
+                seed,
+                strategy,
+                result.raised[k],
+                'python -c "from simulate.study.soak import replay_checked; '
+                f'replay_checked({seed}, {strategy!r}{variant_arg})"',
+            )
+        if progress:
+            progress(len(result.batch))
+
+
+def _strategy(key: str, strategies: tuple[str, ...]) -> str:
+    """The strategy of a batch's key (``j~name``: the j-th strategy)."""
+    return strategies[int(key.split("~", 1)[0])]

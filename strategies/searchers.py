@@ -1,0 +1,97 @@
+"""``greedy`` and ``mcts`` by name: the searches of ``strategies/search/`` over the default
+lineup's heuristic policy (its weight layers, without its own search), deciding every turn's
+action (2.3.3) in every seat they play. Any other parameter of a spec is the policy's
+(``mcts:aggression=0.7``), and ``weights`` a weights file laid over its layers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .lineup import default_lineup
+from .policies.random import RandomStrategy
+from .search.greedy import GreedySearch
+from .search.mcts import MCTSSearch
+
+ROLLOUTS = ("heuristic", "random")  # who plays mcts's playouts (its ``policy``)
+
+
+def _policy(weights: str | None, params: dict[str, Any]) -> Any:
+    """The default lineup's policy (its seats share their layers) that a search plans with:
+    it never weighs the Event (the search does)."""
+    return default_lineup().policy_for(weights, dict(params) | {"events": "never"})
+
+
+def _recorded(
+    bot: Any, params: dict[str, Any], own: dict[str, Any], exclude: str, weights: str | None
+) -> None:
+    """A search bot's ``params`` for manifests: the policy's parameters, then its ``own``,
+    the excluded moves, and a weights file with its digest."""
+    bot.params = dict(sorted(params.items())) | own
+    if exclude:
+        bot.params["exclude"] = exclude
+    if weights:
+        bot.params["weights"] = weights
+        bot.params["weights_sha256"] = bot.search.policy.params["weights_sha256"]
+
+
+class GreedyStrategy(GreedySearch):
+    """One-step lookahead: plays each top-level option on a copy, keeps the best."""
+
+    name = "greedy"
+    description = "one-step lookahead on the evaluation (each top-level option on a copy)"
+
+    def __init__(
+        self,
+        weights: str | None = None,
+        samples: int = 1,
+        expand: bool = True,
+        finish: bool = True,
+        screen: int = 0,
+        exclude: str = "",
+        **params: Any,
+    ) -> None:
+        super().__init__(_policy(weights, params), samples, expand, finish, screen, exclude)
+        _recorded(self, params, self.params, exclude, weights)
+
+
+class MCTSStrategy(MCTSSearch):
+    """Flat UCB1 Monte Carlo search over the top-level options on determinised copies."""
+
+    name = "mcts"
+    description = "budgeted Monte Carlo search (UCB1, determinised rollouts, no deck peeking)"
+
+    def __init__(
+        self,
+        weights: str | None = None,
+        rollouts: int = 8,
+        horizon: int = 4,
+        top: int = 4,
+        policy: str = "heuristic",
+        c: float = 1.0,
+        win_bonus: float = 2.0,
+        expand: bool = True,
+        screen: int = 0,
+        exclude: str = "",
+        **params: Any,
+    ) -> None:
+        if policy not in ROLLOUTS:
+            raise ValueError(f"rollout must be 'heuristic' or 'random', got {policy!r}")
+        rollout = RandomStrategy if policy == "random" else None
+        super().__init__(
+            _policy(weights, params),
+            rollouts,
+            horizon,
+            top,
+            c,
+            win_bonus,
+            expand,
+            screen,
+            exclude,
+            rollout,
+        )
+        own = {"rollouts": rollouts, "horizon": horizon, "top": top, "policy": policy}
+        own |= {"c": self.c, "win_bonus": self.win_bonus, "expand": expand}
+        if screen:
+            own["screen"] = screen
+        _recorded(self, params, own, exclude, weights)

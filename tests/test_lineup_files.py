@@ -1,0 +1,164 @@
+"""Lineups as data (``strategies/lineups/``, issue 41): a tier is a file composing a policy, its
+weight layers and each seat's search, the registry makes it by name or by path, a bad file is
+refused in one line, and seats meant to play as another tier's are its very composition."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from cli_support import invoke
+
+from simulate import play_game
+from simulate.rules.ruleset import load_rules
+from strategies import lineup, registry
+
+SHIPPED = ("heuristic", "heuristic-fast", "heuristic-strong", "heuristic-v1")
+OTHERS = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
+
+
+def _write(tmp_path, text: str, name: str = "mine.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_the_shipped_tiers_are_lineup_files_the_registry_knows_by_name():
+    assert set(SHIPPED) <= set(lineup.names())
+    for name in SHIPPED:
+        assert registry.known()[name] == f"strategies/lineups/{name}.toml"
+        assert registry.describe(name) == lineup.shipped(name).description
+        assert registry.params_of(registry.make(name)) == {"version": lineup.shipped(name).version}
+
+
+def test_vsim_strategies_says_what_the_default_is():
+    result = invoke("strategies")
+    line = next(x for x in result.output.splitlines() if x.startswith("heuristic "))
+    assert "the default lineup: tuned heuristic + greedy lookahead + end-game mcts" in line
+    assert "(default)" in line and "[strategies/lineups/heuristic.toml]" in line
+
+
+def test_a_new_tier_is_a_file_and_a_copy_of_the_default_plays_as_the_default(tmp_path):
+    shipped = lineup.LINEUPS / "heuristic.toml"
+    text = shipped.read_text().replace(
+        "priors/heuristic-ds.toml", str(shipped.parent / "priors" / "heuristic-ds.toml")
+    )
+    copy = _write(tmp_path, text)
+    for seed in (3, 4):
+        mine = play_game(seed, {"DS": str(copy), "BK": "heuristic", "VE": "heuristic"})
+        default = play_game(seed, "heuristic")
+        assert mine.state_digest == default.state_digest
+
+
+def test_a_lineups_search_settings_choose_where_its_file_says(tmp_path):
+    path = _write(
+        tmp_path,
+        'description = "a test tier"\nversion = "t1"\npolicy = "heuristic"\n'
+        'layers = ["tuned.toml"]\n[seat.BK.search]\nmcts_cards = 3\nmcts_rollouts = 1\n',
+    )
+    bot = registry.make(f"{path}:aggression=0.6")
+    assert registry.params_of(bot) == {"aggression": 0.6, "version": "t1"}
+    bot.new_game("BK", random.Random(0), load_rules())
+    assert bot.end_game is not None and bot.seat.mcts_cards == 3
+    assert bot.policy.weights["play"]["aggression"] == 0.6
+    assert bot.policy.weights["play"]["choice"]["fitted"] is False  # no choice.toml layer
+    bot.new_game("VE", random.Random(0), load_rules())
+    assert bot.end_game is None
+
+
+def test_a_spec_overrides_a_search_setting_in_every_seat():
+    bot = registry.make("heuristic:play.mcts_cards=0,lookahead=none")
+    for seat in ("DS", "BK", "VE"):
+        assert bot.searches[seat].mcts_cards == 0 and bot.searches[seat].lookahead is None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('version = "x"\npolicy = "heuristic"\n', "description must be a non-empty string"),
+        ('description = "d"\nversion = "x"\npolicy = "minimax"\n', "unknown policy 'minimax'"),
+        (
+            'description = "d"\nversion = "x"\npolicy = "heuristic"\nlayers = ["nope.toml"]\n',
+            "layer 'nope.toml' not found",
+        ),
+        (
+            'description = "d"\nversion = "x"\npolicy = "heuristic"\ncolour = "red"\n',
+            "unknown key 'colour'",
+        ),
+        (
+            'description = "d"\nversion = "x"\npolicy = "heuristic"\n[seat.XX.search]\n',
+            "[seat] tables must be DS, BK or VE",
+        ),
+        (
+            'description = "d"\nversion = "x"\npolicy = "heuristic"\n[seat.DS.search]\n'
+            "mcts_card = 3\n",
+            "seat.DS.search: unknown 'mcts_card'",
+        ),
+        ('description = "d"\nversion = "x"\npolicy = "heuristic"\n[seat', "lineup 'bad.toml'"),
+    ],
+)
+def test_a_bad_lineup_file_is_refused_in_one_line(tmp_path, text, message):
+    path = _write(tmp_path, text, "bad.toml")
+    with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")) as err:
+        registry.make(str(path))
+    assert "\n" not in str(err.value)
+
+
+def test_a_bad_search_setting_in_a_file_names_its_seat(tmp_path):
+    path = _write(
+        tmp_path,
+        'description = "d"\nversion = "x"\npolicy = "heuristic"\n'
+        "[seat.VE.search]\nmcts_cards = -1\n",
+    )
+    with pytest.raises(ValueError, match="in the VE seat: mcts_cards must be a non-negative"):
+        registry.make(str(path))
+
+
+def test_the_fast_tiers_bahmani_and_vijayanagara_are_the_defaults_policy():
+    # the fast tier's own values (fast.toml) are its Sultanate's only: its other seats play,
+    # and model the other seats, as the default's do (their search aside)
+    fast, default = lineup.shipped("heuristic-fast"), lineup.shipped("heuristic")
+    assert fast.layers["BK"] == default.layers["BK"] and fast.layers["VE"] == default.layers["VE"]
+    assert fast.layers["DS"][-1].name == "fast.toml"
+    made = registry.make("heuristic-fast")
+    assert made.policy_of("BK") is made.policy_of("VE") is not made.policy_of("DS")
+
+
+def test_the_strong_tiers_vijayanagara_is_the_defaults_seat():
+    strong, default = lineup.shipped("heuristic-strong"), lineup.shipped("heuristic")
+    assert strong.layers["VE"] == default.layers["VE"]
+    assert strong.searches({})["VE"] == default.searches({})["VE"]
+
+
+HEAD = 'description = "d"\nversion = "x"\npolicy = "heuristic"\n'
+
+
+def test_a_seat_as_another_lineups_plays_that_seats_layers_and_search(tmp_path):
+    _write(tmp_path, HEAD + 'layers = ["tuned.toml"]\n[seat.VE.search]\nmcts_cards = 4\n', "a.toml")
+    b = _write(tmp_path, HEAD + '[seat.VE]\nas = "a.toml"\n', "b.toml")
+    made = lineup.load(b)
+    assert [p.name for p in made.layers["VE"]] == ["tuned.toml"] and made.layers["DS"] == ()
+    assert made.searches({})["VE"].mcts_cards == 4 and made.searches({})["DS"].mcts_cards == 0
+
+
+@pytest.mark.parametrize(
+    ("seat", "message"),
+    [
+        ('as = "a.toml"', "'as' leads back to 'b.toml'"),  # a.toml's BK is b.toml's
+        ('as = "heuristic"\nlayers = []', "'as' takes no other key beside it"),
+        ("as = 3", "'as' must name a lineup"),
+    ],
+)
+def test_a_bad_as_is_refused_in_one_line(tmp_path, seat, message):
+    _write(tmp_path, HEAD + '[seat.BK]\nas = "b.toml"\n', "a.toml")
+    b = _write(tmp_path, HEAD + f"[seat.BK]\n{seat}\n", "b.toml")
+    with pytest.raises(ValueError, match=message):
+        lineup.load(b)
+
+
+def test_a_lineup_without_a_layer_or_setting_leaves_the_rest():
+    default = lineup.shipped("heuristic")
+    bare = default.without("choice.toml", "mcts_prior")
+    assert [p.name for p in bare.layers["DS"]] == ["tuned.toml"]
+    assert bare.searches({})["DS"].prior is None
+    assert bare.searches({})["DS"].mcts_cards == default.searches({})["DS"].mcts_cards
