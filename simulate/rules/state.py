@@ -12,10 +12,9 @@ from . import pieces as P
 KHALJI, TUGHLAQ = 0, 1  # 2.7
 
 
-class GameState:
-    """Board counters, holding boxes, tracks, deck position and the turn in progress."""
-
-    __slots__ = (
+# Every field of a GameState, in the order of its digest (never reorder: it would change
+# every digest); state.pxd gives the compiled copy their C types.
+FIELDS = (
         "pieces",  # flat list: space * NK + counter (pieces.py)
         "avail",  # holding boxes, by piece type (1.4.3)
         "tributary",  # by space: True for a Tributary Province (1.6)
@@ -41,6 +40,12 @@ class GameState:
         "mongol_kills",  # Sultanate Units lost to Mongol attacks and plunder
         "qasbah_kills",  # Qasbahs lost to Mongol attacks (3.5.3)
     )
+
+
+class GameState:
+    """Board counters, holding boxes, tracks, deck position and the turn in progress."""
+
+    __slots__ = FIELDS
 
     def copy(self) -> GameState:
         """An independent copy (lists copied, immutable parts shared)."""
@@ -79,7 +84,7 @@ class GameState:
             else tuple(v)
             if isinstance(v, list)
             else v
-            for name, v in ((n, getattr(self, n)) for n in self.__slots__)
+            for name, v in ((n, getattr(self, n)) for n in FIELDS)
         )
 
     def digest(self) -> str:
