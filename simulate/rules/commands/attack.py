@@ -4,7 +4,6 @@ whether targets must be Rebelling (the Sultanate's rule)."""
 
 from __future__ import annotations
 
-
 from ..board import PROVINCE
 from ..combat import battle
 from ..context import Context

@@ -3,7 +3,6 @@ Units and/or place a Qasbah."""
 
 from __future__ import annotations
 
-
 from ..context import Context
 from ..pieces import AMIR_OB, DS, GOVERNOR, NK, PT_GOVERNOR, PT_QASBAH, QASBAH, RAJA_OB
 from ..placement import place, remove

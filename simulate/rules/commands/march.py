@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from ..context import Context
 from ..pieces import GOVERNOR, TROOP
 from ..placement import move

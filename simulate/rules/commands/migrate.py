@@ -3,7 +3,6 @@ destination, and may once pay to shift Influence; one implementation for both Fa
 
 from __future__ import annotations
 
-
 from ..board import PROVINCE
 from ..context import Context
 from ..influence import shift

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-
 from ..context import Context
 from ..pieces import NK, OB, PIECES_OF, STRUCTURE_OF, UNIT_TYPE
 from ..placement import place

@@ -3,7 +3,6 @@ flip its Units to Rebelling and remove the Tributary marker; the Faction now Con
 
 from __future__ import annotations
 
-
 from ..context import Context
 from ..control import set_independent
 from ..pieces import NK, OB, PIECES_OF
