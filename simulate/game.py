@@ -65,21 +65,29 @@ def _snapshot(
     p = st.pieces
     controlled = [0, 0, 0, 0]
     trib = 0
+    trib_flags = st.tributary
+    control = st.control
     for s in board.province_ids:
-        if st.tributary[s]:
+        if trib_flags[s]:
             trib += 1
         else:
-            controlled[st.control[s]] += 1
+            controlled[control[s]] += 1
     vps = [victory.vp(rules, st, f, final=st.over) for f in FACTIONS]  # 5.1-5.3
     mp, pj, dl = (
         p[rules.mountain_passes * NK + MONGOL],
         p[rules.punjab * NK + MONGOL],
         p[rules.delhi * NK + MONGOL],
     )
-    qasbahs = sum(p[QASBAH::NK])
+    n = len(p)
+    qasbahs = 0
+    for i in range(QASBAH, n, NK):
+        qasbahs += p[i]
     out = []
     for f in FACTIONS:
         u1, u2 = UNITS_OF[f]
+        units = 0
+        for i in range(0, n, NK):
+            units += p[i + u1] + p[i + u2]
         action, command, decree = log[f]
         out.append(
             TurnRecord(
@@ -96,7 +104,7 @@ def _snapshot(
                 None if f == DS else st.influence[f],
                 trib,
                 controlled[f],
-                sum(p[u1::NK]) + sum(p[u2::NK]),
+                units,
                 mp,
                 pj,
                 dl,

@@ -10,7 +10,11 @@ from .pieces import MI
 
 def hits(dice: list[int], units: int, max_hits: int, always_miss: int) -> int:
     """One hit per modified roll <= the Units involved, at most ``max_hits``; a 6 always misses (3.2.4)."""
-    return min(max_hits, sum(1 for d in dice if d <= units and d < always_miss))
+    n = 0
+    for d in dice:
+        if d <= units and d < always_miss:
+            n += 1
+    return min(max_hits, n)
 
 
 def mongol_charge(dice: list[int], units: int, always_miss: int) -> None:

@@ -3,7 +3,6 @@ Rebelling rule up to date after every change (1.7, 1.4.5)."""
 
 from __future__ import annotations
 
-from .board import PROVINCE
 from .context import Context
 from .control import settle
 from .pieces import COUNTER_TYPE, NK, STRUCTURES
@@ -21,7 +20,7 @@ def place(ctx: Context, s: int, counter: int, n: int) -> int:
         return 0
     st.avail[pt] -= n
     st.pieces[s * NK + counter] += n
-    settle(st, s, ctx.rules.board.kinds[s] == PROVINCE)
+    settle(st, s, ctx.rules.board.is_province[s])
     return n
 
 
@@ -34,7 +33,7 @@ def remove(ctx: Context, s: int, counter: int, n: int) -> int:
         return 0
     st.pieces[i] -= n
     st.avail[COUNTER_TYPE[counter]] += n
-    settle(st, s, ctx.rules.board.kinds[s] == PROVINCE)
+    settle(st, s, ctx.rules.board.is_province[s])
     return n
 
 
@@ -49,9 +48,9 @@ def move(
         return 0
     st.pieces[i] -= n
     st.pieces[dst * NK + (counter if to_counter is None else to_counter)] += n
-    kinds = ctx.rules.board.kinds
-    settle(st, src, kinds[src] == PROVINCE)
-    settle(st, dst, kinds[dst] == PROVINCE)
+    is_province = ctx.rules.board.is_province
+    settle(st, src, is_province[src])
+    settle(st, dst, is_province[dst])
     return n
 
 
@@ -63,4 +62,4 @@ def flip(ctx: Context, s: int, from_counter: int, to_counter: int, n: int | None
     k = p[i] if n is None else min(n, p[i])
     p[i] -= k
     p[j] += k
-    settle(st, s, ctx.rules.board.kinds[s] == PROVINCE)
+    settle(st, s, ctx.rules.board.is_province[s])

@@ -12,35 +12,40 @@ from . import pieces as P
 KHALJI, TUGHLAQ = 0, 1  # 2.7
 
 
+# Every field of a GameState, in the order of its digest (never reorder: it would change
+# every digest); state.pxd gives the compiled copy their C types.
+FIELDS = (
+    "pieces",  # flat list: space * NK + counter (pieces.py)
+    "avail",  # holding boxes, by piece type (1.4.3)
+    "tributary",  # by space: True for a Tributary Province (1.6)
+    "control",  # by space: controlling Faction or -1 (1.7)
+    "resources",  # by Faction (1.8)
+    "cavalry",  # tokens held, by Faction (1.10)
+    "pool",  # tokens in the shared pool (1.10)
+    "influence",  # by Faction; DS stays 0 (1.9)
+    "slots",  # Units on each Influence level, by Faction (1.9)
+    "eligible",  # by Faction (2.3.1)
+    "dynasty",  # KHALJI or TUGHLAQ (2.7)
+    "deck",  # tuple of card indices, top first; only deck[:pos] is public (2.3)
+    "pos",  # cards drawn so far
+    "card",  # index of the card in play, or -1
+    "acted",  # bitmask of Factions done with the current Event card
+    "fork_cd",  # Faction that took Command + Decree on this card, or -1 (2.3.3)
+    "fork_ec",  # Faction that took Event or Command on this card, or -1
+    "elig_next",  # per Faction: -1 normal, 0 Ineligible, 1 Eligible at 2.3.7 (Events)
+    "stay",  # bitmask of Factions that took a Stay Eligible Event (2.3.7)
+    "timurid",  # Timurid cards drawn (2.6)
+    "lasting",  # tuple of (modifier, faction, until) in force (Events)
+    "over",  # True once the Timur sequence is done (2.6)
+    "mongol_kills",  # Sultanate Units lost to Mongol attacks and plunder
+    "qasbah_kills",  # Qasbahs lost to Mongol attacks (3.5.3)
+)
+
+
 class GameState:
     """Board counters, holding boxes, tracks, deck position and the turn in progress."""
 
-    __slots__ = (
-        "pieces",  # flat list: space * NK + counter (pieces.py)
-        "avail",  # holding boxes, by piece type (1.4.3)
-        "tributary",  # by space: True for a Tributary Province (1.6)
-        "control",  # by space: controlling Faction or -1 (1.7)
-        "resources",  # by Faction (1.8)
-        "cavalry",  # tokens held, by Faction (1.10)
-        "pool",  # tokens in the shared pool (1.10)
-        "influence",  # by Faction; DS stays 0 (1.9)
-        "slots",  # Units on each Influence level, by Faction (1.9)
-        "eligible",  # by Faction (2.3.1)
-        "dynasty",  # KHALJI or TUGHLAQ (2.7)
-        "deck",  # tuple of card indices, top first; only deck[:pos] is public (2.3)
-        "pos",  # cards drawn so far
-        "card",  # index of the card in play, or -1
-        "acted",  # bitmask of Factions done with the current Event card
-        "fork_cd",  # Faction that took Command + Decree on this card, or -1 (2.3.3)
-        "fork_ec",  # Faction that took Event or Command on this card, or -1
-        "elig_next",  # per Faction: -1 normal, 0 Ineligible, 1 Eligible at 2.3.7 (Events)
-        "stay",  # bitmask of Factions that took a Stay Eligible Event (2.3.7)
-        "timurid",  # Timurid cards drawn (2.6)
-        "lasting",  # tuple of (modifier, faction, until) in force (Events)
-        "over",  # True once the Timur sequence is done (2.6)
-        "mongol_kills",  # Sultanate Units lost to Mongol attacks and plunder
-        "qasbah_kills",  # Qasbahs lost to Mongol attacks (3.5.3)
-    )
+    __slots__ = FIELDS
 
     def copy(self) -> GameState:
         """An independent copy (lists copied, immutable parts shared)."""
@@ -79,7 +84,7 @@ class GameState:
             else tuple(v)
             if isinstance(v, list)
             else v
-            for name, v in ((n, getattr(self, n)) for n in self.__slots__)
+            for name, v in ((n, getattr(self, n)) for n in FIELDS)
         )
 
     def digest(self) -> str:

@@ -8,8 +8,14 @@ from .state import GameState
 
 
 def tributary_prosperity(rules: Rules, st: GameState) -> int:
+    """The Prosperity of all Tributary Provinces (5.1, 1.3.1)."""
     pr = rules.board.prosperity
-    return sum(pr[s] for s in rules.board.provinces if st.tributary[s])
+    trib = st.tributary
+    total = 0
+    for s in rules.board.provinces:
+        if trib[s]:
+            total += pr[s]
+    return total
 
 
 def delhi_bonus(rules: Rules, st: GameState) -> int:
@@ -25,10 +31,11 @@ def vp(rules: Rules, st: GameState, f: int, final: bool = False) -> int:
         return tributary_prosperity(rules, st) + (delhi_bonus(rules, st) if final else 0)
     pr = rules.board.prosperity
     p = st.pieces
+    control = st.control
     struct = STRUCTURE_OF[f]
     total = st.influence[f]
     for s in rules.board.provinces:
-        if st.control[s] == f:
+        if control[s] == f:
             total += pr[s]
         total += p[s * NK + struct]
     return total

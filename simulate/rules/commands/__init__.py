@@ -6,8 +6,6 @@ Each Command module provides ``spaces(ctx, f, run)`` (where it could act now) an
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ..context import Context
 from ..decisions import DONE
 from ..pieces import AMIR_OB, NAMES, NK, RAJA_OB
@@ -100,12 +98,13 @@ def rebel_allowed(ctx: Context, f: int, granted: bool = False) -> bool:
     return granted or st.dynasty == TUGHLAQ
 
 
-def candidate_spaces(ctx: Context, f: int, run: CommandRun) -> Iterator[int]:
+def candidate_spaces(ctx: Context, f: int, run: CommandRun) -> list[int]:
     """Spaces the Command could still select now (3.1.1)."""
     selected, where = run.selected, run.where
-    for s in MODULES[run.name].spaces(ctx, f, run):
-        if s not in selected and (where is None or s in where):
-            yield s
+    found = MODULES[run.name].spaces(ctx, f, run)
+    if not selected and where is None:
+        return found
+    return [s for s in found if s not in selected and (where is None or s in where)]
 
 
 def max_spaces(ctx: Context, limited: bool) -> int:
@@ -137,7 +136,7 @@ def available_commands(
         found = (
             MODULES[name].spaces(ctx, f, run) if where is None else candidate_spaces(ctx, f, run)
         )
-        if next(found, None) is not None:
+        if found:
             out.append(name)
             if first:
                 break
@@ -165,7 +164,7 @@ def execute(
     while len(run.selected) < cap:
         if not free and st.resources[f] < 1:
             break
-        spaces = list(candidate_spaces(ctx, f, run))
+        spaces = candidate_spaces(ctx, f, run)
         if not spaces:
             break
         options = tuple(spaces) + ((DONE,) if run.selected or optional else ())

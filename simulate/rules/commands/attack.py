@@ -4,8 +4,6 @@ whether targets must be Rebelling (the Sultanate's rule)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ..board import PROVINCE
 from ..combat import battle
 from ..context import Context
@@ -75,7 +73,7 @@ def _support_options(ctx: Context, f: int, s: int, run) -> list:
     return out
 
 
-def spaces(ctx: Context, f: int, run) -> Iterator[int]:
+def spaces(ctx: Context, f: int, run) -> list[int]:
     st = ctx.state
     p = st.pieces
     board = ctx.rules.board
@@ -87,9 +85,11 @@ def spaces(ctx: Context, f: int, run) -> Iterator[int]:
     candidates = board.province_ids if f != DS else range(board.n)  # 3.1.1
     ready = run.ready_mask(st, candidates, u1, u2)
     adjacent_mask = board.adjacent_mask
+    out = []
     for s in candidates:
         if (ready >> s & 1 or adjacent_mask[s] & lenders) and _has_defender(p, s * NK, f):
-            yield s
+            out.append(s)
+    return out
 
 
 def _has_defender(p: list[int], b: int, f: int) -> bool:
@@ -103,7 +103,10 @@ def _has_defender(p: list[int], b: int, f: int) -> bool:
             or (p[b + TEMPLE] and not (p[b + RAJA_OB] or p[b + RAJA_REB]))
         )
     own = 3 * f
-    return sum(p[b : b + NK]) > p[b + own] + p[b + own + 1] + p[b + own + 2]
+    total = 0
+    for i in range(b, b + NK):
+        total += p[i]
+    return total > p[b + own] + p[b + own + 1] + p[b + own + 2]
 
 
 def _can_support(ctx: Context, f: int, s: int, run) -> bool:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ..context import Context
 from ..pieces import NK, PT_TROOP, QASBAH, TROOP
 
@@ -23,15 +21,19 @@ def amount(ctx: Context, s: int) -> int:
     return n
 
 
-def spaces(ctx: Context, f: int, run) -> Iterator[int]:
+def spaces(ctx: Context, f: int, run) -> list[int]:
+    """Delhi, spaces with a Qasbah and Tributary Provinces (3.2.1)."""
     st = ctx.state
+    out = []
     if st.avail[PT_TROOP] == 0:
-        return
+        return out
     p = st.pieces
+    trib = st.tributary
     delhi = ctx.rules.delhi
     for s in range(ctx.rules.board.n):
-        if s == delhi or st.tributary[s] or p[s * NK + QASBAH]:
-            yield s
+        if s == delhi or trib[s] or p[s * NK + QASBAH]:
+            out.append(s)
+    return out
 
 
 def resolve(ctx: Context, f: int, s: int, run) -> None:

@@ -3,8 +3,6 @@ Units and/or place a Qasbah."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ..context import Context
 from ..pieces import AMIR_OB, DS, GOVERNOR, NK, PT_GOVERNOR, PT_QASBAH, QASBAH, RAJA_OB
 from ..placement import place, remove
@@ -35,17 +33,21 @@ def _options(ctx: Context, s: int) -> list:
     return options(ctx.rules, ctx.state.pieces, ctx.state.avail, s)
 
 
-def spaces(ctx: Context, f: int, run) -> Iterator[int]:
+def spaces(ctx: Context, f: int, run) -> list[int]:
     """Tributaries, Sultanate-Controlled Provinces, Mongol Invasion Regions and Delhi (3.2.3)."""
     st = ctx.state
     p = st.pieces
+    trib = st.tributary
+    control = st.control
     is_province = ctx.rules.board.is_province
     spare = st.avail[PT_GOVERNOR] > 0
+    out = []
     for s in range(ctx.rules.board.n):
-        if is_province[s] and not (st.tributary[s] or st.control[s] == DS):
+        if is_province[s] and not (trib[s] or control[s] == DS):
             continue
         if spare or (p[s * NK + GOVERNOR] and _options(ctx, s)):
-            yield s
+            out.append(s)
+    return out
 
 
 def resolve(ctx: Context, f: int, s: int, run) -> None:

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ..context import Context
 from ..pieces import GOVERNOR, TROOP
 from ..placement import move
 
 
-def spaces(ctx: Context, f: int, run) -> Iterator[int]:
+def spaces(ctx: Context, f: int, run) -> list[int]:
+    """Spaces next to unmoved Troops or Governors (3.2.2)."""
     st = ctx.state
     board = ctx.rules.board
+    out = []
     mask = run.ready_mask(st, range(board.n), TROOP, GOVERNOR)
     if not mask:
-        return
+        return out
+    adjacent_mask = board.adjacent_mask
     for s in range(board.n):
-        if board.adjacent_mask[s] & mask:
-            yield s
+        if adjacent_mask[s] & mask:
+            out.append(s)
+    return out
 
 
 def resolve(ctx: Context, f: int, s: int, run) -> None:

@@ -3,8 +3,6 @@ destination, and may once pay to shift Influence; one implementation for both Fa
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ..board import PROVINCE
 from ..context import Context
 from ..influence import shift
@@ -22,15 +20,19 @@ def _sources(ctx: Context, f: int, s: int, run) -> list[int]:
     ]
 
 
-def spaces(ctx: Context, f: int, run) -> Iterator[int]:
+def spaces(ctx: Context, f: int, run) -> list[int]:
+    """Provinces next to a Province with the Faction's unmoved Units (3.3.2, 3.4.2)."""
     st = ctx.state
     board = ctx.rules.board
+    out = []
     mask = run.ready_mask(st, board.province_ids, OB[f], REB[f])
     if not mask:
-        return
+        return out
+    adjacent_mask = board.adjacent_mask
     for s in board.province_ids:
-        if board.adjacent_mask[s] & mask:
-            yield s
+        if adjacent_mask[s] & mask:
+            out.append(s)
+    return out
 
 
 def resolve(ctx: Context, f: int, s: int, run) -> None:

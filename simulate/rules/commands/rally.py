@@ -3,25 +3,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ..context import Context
 from ..pieces import NK, OB, PIECES_OF, STRUCTURE_OF, UNIT_TYPE
 from ..placement import place
 
 
-def spaces(ctx: Context, f: int, run) -> Iterator[int]:
+def spaces(ctx: Context, f: int, run) -> list[int]:
     """Provinces with a piece of the Faction, and its home Province (3.3.1, 3.4.1)."""
     st = ctx.state
+    out = []
     if not st.avail[UNIT_TYPE[f]]:
-        return
+        return out
     p = st.pieces
     home = ctx.rules.rally_home[f]
     a, b, c = PIECES_OF[f]
     for s in ctx.rules.board.province_ids:
         i = s * NK
         if s == home or p[i + a] or p[i + b] or p[i + c]:
-            yield s
+            out.append(s)
+    return out
 
 
 def resolve(ctx: Context, f: int, s: int, run) -> None:

@@ -1,0 +1,13 @@
+# C types for the compiled copy of game.py (setup.py): the per-card records on C integers.
+
+cimport cython
+from simulate.rules.state cimport GameState
+
+cdef long BK, DS, MONGOL, NK, QASBAH, VE
+
+@cython.locals(
+    p=list, controlled=list, trib=long, s=Py_ssize_t, vps=list, mp=long, pj=long, dl=long,
+    qasbahs=long, out=list, f=int, trib_flags=list, control=list, i=Py_ssize_t, n=Py_ssize_t,
+    units=long, u1=Py_ssize_t, u2=Py_ssize_t,
+)
+cpdef list _snapshot(rules, GameState st, int turn, str card_id, str kind, list log)
