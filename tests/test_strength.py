@@ -184,13 +184,15 @@ def test_bad_rungs_are_refused_in_one_line(tmp_path, args, message):
     assert not out.exists()
 
 
-def test_the_command_writes_the_curve_its_report_and_figure(tmp_path):
+def test_the_command_writes_the_curve_its_report_and_figure(tmp_path, monkeypatch):
     out = tmp_path / "s"
-    result = invoke(
+    args = (
         "strength", *[x for r in RUNGS for x in ("--rung", r)], "--games", "6", "--seed", "1",
         "--variant", "base", "--variant", "fort-penalty-2", "--jobs", "1", "--out", str(out),
         "--quiet",
     )  # fmt: skip
+    monkeypatch.setattr(sys, "argv", ["vsim", *args])  # as the console script sees them
+    result = invoke(*args)
     assert result.exit_code == 0, result.output
     payload = json.loads((out / "strength.json").read_text())
     assert [(r["name"], r["spec"], r["games"]) for r in payload["rungs"]] == [
@@ -198,6 +200,8 @@ def test_the_command_writes_the_curve_its_report_and_figure(tmp_path):
         ("fast", "all=heuristic-fast", 6),
     ]
     assert all(r["games_per_s"] > 0 for r in payload["rungs"])
+    assert payload["command"].startswith("vsim strength --rung random=all=random")
+    assert list(payload["bots"]) == ["heuristic-fast"]  # the versioned bots it measured
     keys = {"variant", "rung", "faction", "win", "win_lo", "win_hi", "vp_margin"}
     assert len(payload["records"]) == 2 * 2 * 3 and keys <= set(payload["records"][0])
     assert {(c["variant"], c["faction"]) for c in payload["convergence"]} == {

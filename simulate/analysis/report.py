@@ -108,7 +108,11 @@ def build_report(
     context["exploitability"] = exploitability_context(found["exploitability"])
     context["provenance"] = render.table(
         ["what", "value"],
-        [*context["provenance"].rows, *exploitability_rows(found["exploitability"])],
+        [
+            *context["provenance"].rows,
+            *exploitability_rows(found["exploitability"]),
+            *strength_rows(found["strength"]),
+        ],
     )
     context["sequential"] = sequential_context(run.manifest.get("sequential"))
     with contextlib.suppress(OSError):  # a read-only run folder: it is still in the report
@@ -432,6 +436,13 @@ def exploitability_context(found: Sequence[dict[str, Any]]) -> list[dict[str, An
         )
         out.append(e | {"table": table})
     return out
+
+
+def strength_rows(found: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """Provenance row: the command of the shipped strength study the verdict quotes."""
+    if not found:
+        return []
+    return [("Strength curve (base game)", f"`{found['command']}`")]
 
 
 def exploitability_rows(found: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:

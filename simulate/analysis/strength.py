@@ -404,6 +404,8 @@ def curve(directory: Path, confidence: float = 0.95, margin: float = MARGIN) -> 
     variants = [str(v["name"]) for v in man["config"]["variants"]]
     effects, held = _variant_effects(man, games, variants, confidence, alpha, margin)
     payload = {
+        "command": _command(man),
+        "bots": _versions(man),
         "variants": variants,
         "master_seed": man["master_seed"],
         "confidence": confidence,
@@ -418,6 +420,26 @@ def curve(directory: Path, confidence: float = 0.95, margin: float = MARGIN) -> 
     }
     payload["strongest"] = strongest_balance(payload)
     return finite(payload)
+
+
+def _command(man: dict[str, Any]) -> str | None:
+    """The ``vsim strength`` command of the study as it stands (its latest session's: a
+    rerun with more games per rung extends the study)."""
+    commands = [s.get("command") for s in man.get("sessions") or [] if s.get("command")]
+    mine = [c for c in commands if "strength" in c[:2]] or commands
+    return " ".join(str(c) for c in mine[-1]) if mine else None
+
+
+def _versions(man: dict[str, Any]) -> dict[str, str]:
+    """The version of each versioned bot the rungs play (a search bot's rollouts play the
+    default's), so that a curve names the bots it measured."""
+    out: dict[str, str] = {}
+    for lineup in man.get("lineups") or []:
+        for f, spec in lineup["strategies"].items():
+            version = (lineup.get("strategy_params") or {}).get(f, {}).get("version")
+            if version:
+                out[spec.partition(":")[0]] = str(version)
+    return out
 
 
 def strongest_balance(payload: dict[str, Any] | Path, variant: str | None = None) -> str:

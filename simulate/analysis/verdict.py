@@ -465,6 +465,19 @@ def exploitability(run: Run) -> list[dict[str, Any]]:
     return out
 
 
+def strength(run: Run) -> dict[str, Any] | None:
+    """The base game's balance at the strongest rung of the shipped strength study and
+    whether it has converged (``strategies/strength.json`` as the run recorded it), with the
+    bots and command that measured it; None for a run that recorded none."""
+    from simulate.analysis.strength import strongest_balance
+
+    shipped = run.manifest.get("strength")
+    if not shipped:
+        return None
+    bots = ", ".join(f"{k} {v}" for k, v in shipped["bots"].items())
+    return {"sentence": strongest_balance(shipped), "bots": bots, "command": shipped["command"]}
+
+
 def verdict(
     run: Run, comparisons: Sequence[Any], margin: float = 0.03, alpha: float = 0.05
 ) -> dict[str, Any]:
@@ -478,6 +491,7 @@ def verdict(
     ] + [{"subject": f"{c['b']} against {c['a']}", "sentence": c["sentence"]} for c in compared]
     return {
         "answers": answers,
+        "strength": strength(run),
         "bots": run.strategies,
         "lineups": run.lineups,
         "exploitability": exploitability(run),

@@ -439,6 +439,18 @@ def bots(strategies: dict[str, str]) -> dict[str, Any]:
     return {"strategy_params": params, "exploitability": known}
 
 
+def shipped_strength() -> dict[str, Any] | None:
+    """The base game's shipped strength curve (``strategies/strength.json``), recorded in
+    every run's manifest so that its report can say where the answer stands as every seat
+    plays stronger."""
+    from strategies.exploitability import shipped_strength as read
+
+    try:
+        return read()
+    except ValueError as exc:
+        raise RunError(str(exc)) from None
+
+
 def new_manifest(study: Study, out: Path) -> dict[str, Any]:
     """The manifest of a new run of ``study`` into ``out``."""
     return (
@@ -452,6 +464,7 @@ def new_manifest(study: Study, out: Path) -> dict[str, Any]:
             "lineups": [{"name": n, "strategies": s, **bots(s)} for n, s in study.lineups],
             "variants": [manifest_mod.variant_entry(v, out) for v in study.variants],
             "tables": {t: f"{t}/part-<variant>-<first>-<last>.parquet" for t in records.TABLES},
+            "strength": shipped_strength(),
         }
         | ({"sweep": {"key": study.sweep}} if study.sweep else {})
     )

@@ -324,8 +324,12 @@ def write(models: dict[str, dict], header: list[str], path: Path = CHOICE_FILE) 
     path.write_text("".join(f"# {line}\n" for line in header) + "\n" + tomli_w.dumps(tables))
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Fit the heuristic's choice to search values.")
+def parser() -> argparse.ArgumentParser:
+    """The command's arguments (``python -m strategies.fitting`` checks its steps by it)."""
+    ap = argparse.ArgumentParser(
+        prog="python -m strategies.fitting.choice_fit",
+        description="Fit the heuristic's choice to search values.",
+    )
     ap.add_argument("--games", type=int, default=160)
     ap.add_argument("--seed", type=int, default=600000)
     ap.add_argument("--jobs", type=int, default=1)
@@ -355,7 +359,11 @@ def main(argv: list[str] | None = None) -> int:
         choices=NAMES,
         help="refit only this seat (repeatable), keeping the other seats' tables of --out",
     )
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     if args.games < 5 or args.rollouts < 1 or args.horizon < 0:
         print("need --games >= 5, --rollouts >= 1, --horizon >= 0", file=sys.stderr)
         return 2

@@ -92,7 +92,8 @@ def write(cards: dict, digest: str, games: int, seed: int, path: Path = TABLE_FI
     forget()
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command's arguments (``python -m strategies.fitting`` checks its steps by it)."""
     ap = argparse.ArgumentParser(
         prog="python -m strategies.fitting.event_table",
         description="Rebuild the heuristic's Event table.",
@@ -101,7 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=TABLE_FILE)
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     from simulate.rules.ruleset import load_rules
 
     rules = load_rules()

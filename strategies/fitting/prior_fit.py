@@ -244,7 +244,8 @@ def write(tables: dict, header: list[str], path: Path) -> None:
     path.write_text("\n".join(lines) + "\n\n" + tomli_w.dumps(doc))
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command's arguments (``python -m strategies.fitting`` checks its steps by it)."""
     ap = argparse.ArgumentParser(prog="python -m strategies.fitting.prior_fit")
     ap.add_argument("--games", type=int, default=800)
     ap.add_argument("--seed", type=int, default=900000)
@@ -258,7 +259,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--horizon", type=int, default=4, help="cards each of them plays")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, help="default: the shipped prior of the seat")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = parser().parse_args(argv)
     if a.games < FOLDS or a.rollouts < 1 or a.horizon < 0 or a.jobs < 1:
         print(f"error: need --games >= {FOLDS}, --rollouts >= 1, --horizon >= 0, --jobs >= 1")
         return 2
