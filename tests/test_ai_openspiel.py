@@ -57,7 +57,11 @@ def public_digest(result_digest_state) -> str:
 
 
 def test_it_passes_openspiels_random_simulation_test_with_serialisation(game):
-    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)  # raises on failure
+    state = fed_from_seed(game, 8)
+    again = game.deserialize_state(state.serialize())
+    assert again.history() == state.history() and again.returns() == state.returns()
+    assert again.is_terminal() and sum(again.returns()) == 1.0  # one winner, as game 8 had
 
 
 def test_random_games_agree_with_play_game_when_fed_the_games_chance(game):

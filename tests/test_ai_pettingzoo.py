@@ -36,15 +36,24 @@ def play_as_random(env, seed: int) -> None:
             env.step(int(rngs[agent].random() * int(obs["action_mask"].sum())))
 
 
-def test_it_passes_pettingzoos_api_test():
+def test_it_passes_pettingzoos_api_test(capsys):
     with warnings.catch_warnings():
         for text in ADVICE:
             warnings.filterwarnings("ignore", message=text)
-        api_test(pettingzoo_env.env(), num_cycles=1000)
+        api_test(pettingzoo_env.env(), num_cycles=1000)  # raises on a failed check
+    assert "Passed API test" in capsys.readouterr().out
+
+
+def _first_observation(seed: int) -> np.ndarray:
+    env = pettingzoo_env.env()
+    env.reset(seed=seed)
+    return env.observe(env.agent_selection)["observation"]
 
 
 def test_it_passes_pettingzoos_seed_test():
-    seed_test(pettingzoo_env.env, num_cycles=100)
+    seed_test(pettingzoo_env.env, num_cycles=100)  # raises when one seed plays two games
+    assert np.array_equal(_first_observation(5), _first_observation(5))
+    assert not np.array_equal(_first_observation(5), _first_observation(6))  # another deck
 
 
 @pytest.mark.parametrize("seed", [3, 11])
