@@ -210,7 +210,7 @@ def test_bad_ladder_input_is_one_line_and_writes_nothing(tmp_path, args, message
 def test_a_stopped_ladder_says_so_in_one_line_keeps_its_games_and_resumes(
     tmp_path, monkeypatch, exc, code, message
 ):
-    from simulate.study import ladder as ladder_mod
+    from simulate.study import runs as runs_mod  # a ladder's session plays through runs
 
     def cli(out):
         return invoke(
@@ -219,7 +219,7 @@ def test_a_stopped_ladder_says_so_in_one_line_keeps_its_games_and_resumes(
         )  # fmt: skip
 
     assert cli(tmp_path / "whole").exit_code == 0
-    real = ladder_mod.play_into
+    real = runs_mod.play_into
 
     def play_into(*args, **kw):  # 3 batches are written (each before it is yielded), then stop
         for i, result in enumerate(real(*args, **kw)):
@@ -228,7 +228,7 @@ def test_a_stopped_ladder_says_so_in_one_line_keeps_its_games_and_resumes(
             yield result
 
     with monkeypatch.context() as m:
-        m.setattr(ladder_mod, "play_into", play_into)
+        m.setattr(runs_mod, "play_into", play_into)
         stopped = cli(tmp_path / "cut")
     assert stopped.exit_code == code and message in stopped.output
     kept = len(dataset.shards(tmp_path / "cut", "games"))

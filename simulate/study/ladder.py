@@ -27,8 +27,8 @@ from simulate.study.backends import default_jobs
 from simulate.study.batch import Batch, missing_runs, plan, safe_name
 from simulate.study.budgets import parse_factors, scaled
 from simulate.study.errors import RunError
-from simulate.study.runs import Progress, out_folder, play_into, strategy_params
-from simulate.study.specs import MAX_GAMES, check_strategies, load_variants, parse_strategies
+from simulate.study.runs import Progress, out_folder, play_session, strategy_params
+from simulate.study.specs import check_strategies, games_per_name, load_variants, parse_strategies
 
 FIELD = "field"
 DEFAULT_LADDER_GAMES = 400
@@ -142,22 +142,13 @@ def _game_counts(
     """``--games N`` (every challenger) and ``--games SPEC=N`` (one challenger; with
     ``--budgets``, the challenger as given sets every budget of it, ``scaled_from``)."""
     scaled_from = scaled_from or {}
-    default = DEFAULT_LADDER_GAMES
-    own: dict[str, int] = {}
-    for value in values:
-        spec, eq, count = str(value).rpartition("=")
-        try:
-            n = int(count)
-        except ValueError:
-            raise RunError(f"--games {value!r}: expected N or SPEC=N") from None
-        if not 0 < n <= MAX_GAMES:
-            raise RunError(f"--games {value!r}: the number of games must be 1..{MAX_GAMES:,}")
-        if not eq:
-            default = n
-        elif spec.strip() in challengers or spec.strip() in scaled_from.values():
-            own[spec.strip()] = n
-        else:
-            raise RunError(f"--games {value!r}: {spec.strip()!r} is not a --challenger")
+    default, own = games_per_name(
+        values,
+        DEFAULT_LADDER_GAMES,
+        "SPEC",
+        lambda spec: spec in challengers or spec in scaled_from.values(),
+        lambda spec: f"{spec!r} is not a --challenger",
+    )
     return {c: own.get(c, own.get(scaled_from.get(c, c), default)) for c in challengers}
 
 
@@ -213,23 +204,7 @@ def play_ladder(
             for c in plan(todo, None, be.workers)
         ]
         man = old or _new_manifest(ladder, out)
-        man["status"] = "running"
-        man.setdefault("sessions", []).append(
-            {"start_time": manifest_mod.now(), "backend": be.description, "command": command}
-        )
-        manifest_mod.write(out, man)
-        progress.start(total, already)
-        played = 0
-        status = "incomplete"
-        try:
-            for result in play_into(out, work, be, progress):
-                played += len(result.chunk)
-            status = "complete"
-        finally:
-            man["status"] = status
-            man["end_time"] = manifest_mod.now()
-            man["sessions"][-1]["games_played"] = played
-            manifest_mod.write(out, man)
+        played, status = play_session(out, man, work, be, progress, (total, already), command)
     fails = dataset.failures(out) if status == "complete" else []
     return LadderRun(
         out, ladder.run_id, played, already, total, fails, time.perf_counter() - started,

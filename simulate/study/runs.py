@@ -439,6 +439,38 @@ def bots(strategies: dict[str, str]) -> dict[str, Any]:
     return {"strategy_params": params, "exploitability": known}
 
 
+def play_session(
+    out: Path,
+    man: dict[str, Any],
+    batches: list[Batch],
+    be: Any,
+    progress: Progress,
+    games: tuple[int, int],
+    command: Sequence[str] | None,
+) -> tuple[int, str]:
+    """One session of a resumable study (a ladder, a strength curve): recorded in ``man``
+    before any game, ``batches`` played into ``out`` with progress over ``games`` (total,
+    already done), and the session closed in ``man`` however it ends. (played, status)."""
+    man["status"] = "running"
+    man.setdefault("sessions", []).append(
+        {"start_time": manifest_mod.now(), "backend": be.description, "command": command}
+    )
+    manifest_mod.write(out, man)
+    progress.start(*games)
+    played = 0
+    status = "incomplete"
+    try:
+        for result in play_into(out, batches, be, progress):
+            played += len(result.chunk)
+        status = "complete"
+    finally:
+        man["status"] = status
+        man["end_time"] = manifest_mod.now()
+        man["sessions"][-1]["games_played"] = played
+        manifest_mod.write(out, man)
+    return played, status
+
+
 def shipped_strength() -> dict[str, Any] | None:
     """The base game's shipped strength curve (``strategies/strength.json``), recorded in
     every run's manifest so that its report can say where the answer stands as every seat

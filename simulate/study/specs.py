@@ -9,7 +9,7 @@ recorded in the manifest and compared on resume.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -269,3 +269,31 @@ class Study:
             if v.name == name:
                 return v
         raise KeyError(name)
+
+
+def games_per_name(
+    values: Sequence[str],
+    default: int,
+    label: str,
+    known: Callable[[str], bool],
+    unknown: Callable[[str], str],
+) -> tuple[int, dict[str, int]]:
+    """``--games N`` (for all) and ``--games LABEL=N`` (for one): (the default count, the
+    counts given by name). RunError (one line) for a bad count or a name ``known`` refuses,
+    said by ``unknown``."""
+    own: dict[str, int] = {}
+    for value in values:
+        name, eq, count = str(value).rpartition("=")
+        try:
+            n = int(count)
+        except ValueError:
+            raise RunError(f"--games {value!r}: expected N or {label}=N") from None
+        if not 0 < n <= MAX_GAMES:
+            raise RunError(f"--games {value!r}: the number of games must be 1..{MAX_GAMES:,}")
+        if not eq:
+            default = n
+        elif known(name.strip()):
+            own[name.strip()] = n
+        else:
+            raise RunError(f"--games {value!r}: {unknown(name.strip())}")
+    return default, own

@@ -33,8 +33,8 @@ from simulate.study.backends import default_jobs
 from simulate.study.batch import Batch, Chunk, missing_runs, plan
 from simulate.study.budgets import label, scaled
 from simulate.study.errors import RunError
-from simulate.study.runs import Progress, bots, check_out_dir, out_folder, play_into
-from simulate.study.specs import MAX_GAMES, Study, check_strategies, parse_strategies
+from simulate.study.runs import Progress, bots, check_out_dir, out_folder, play_session
+from simulate.study.specs import Study, check_strategies, games_per_name, parse_strategies
 
 KIND = "strength"
 DEFAULT_STRENGTH_GAMES = 200
@@ -119,25 +119,13 @@ def parse_rungs(values: Sequence[str]) -> tuple[tuple[str, dict[str, str]], ...]
 def parse_games(values: Sequence[str], names: Sequence[str]) -> tuple[int, dict[str, int]]:
     """``--games N`` (every rung) and ``--games NAME=N`` (one rung): (the default count, the
     counts given per rung)."""
-    default = DEFAULT_STRENGTH_GAMES
-    own: dict[str, int] = {}
-    for value in values:
-        name, eq, count = str(value).rpartition("=")
-        try:
-            n = int(count)
-        except ValueError:
-            raise RunError(f"--games {value!r}: expected N or NAME=N") from None
-        if not 0 < n <= MAX_GAMES:
-            raise RunError(f"--games {value!r}: the number of games must be 1..{MAX_GAMES:,}")
-        if not eq:
-            default = n
-        elif name.strip() in names:
-            own[name.strip()] = n
-        else:
-            raise RunError(
-                f"--games {value!r}: {name.strip()!r} is not a rung (rungs: {', '.join(names)})"
-            )
-    return default, own
+    return games_per_name(
+        values,
+        DEFAULT_STRENGTH_GAMES,
+        "NAME",
+        lambda name: name in names,
+        lambda name: f"{name!r} is not a rung (rungs: {', '.join(names)})",
+    )
 
 
 @dataclass(frozen=True)
@@ -381,23 +369,8 @@ def play_strength(
         total = spec.games_total()
         already = sum(len({k for k in done.get(key, ()) if k < n}) for key, n in keys)
         batches = work(spec, done, be.workers)
-        man |= {"rungs": rung_entries(spec), "status": "running"}
-        man.setdefault("sessions", []).append(
-            {"start_time": manifest_mod.now(), "backend": be.description, "command": command}
-        )
-        manifest_mod.write(out, man)
-        progress.start(total, already)
-        played = 0
-        status = "incomplete"
-        try:
-            for result in play_into(out, batches, be, progress):
-                played += len(result.chunk)
-            status = "complete"
-        finally:
-            man["status"] = status
-            man["end_time"] = manifest_mod.now()
-            man["sessions"][-1]["games_played"] = played
-            manifest_mod.write(out, man)
+        man["rungs"] = rung_entries(spec)
+        played, status = play_session(out, man, batches, be, progress, (total, already), command)
     fails = dataset.failures(out) if status == "complete" else []
     return StrengthRun(
         out, spec.run_id, played, already, total, fails, time.perf_counter() - started,
