@@ -7,8 +7,10 @@
   ``lookahead_cards`` cards remain (0: always);
 - ``mcts_cards`` (0: never): mcts chooses while at most this many cards and more than
   ``mcts_stop`` remain, with its budget ``mcts_rollouts``, ``mcts_horizon``, ``mcts_top``,
-  ``mcts_expand`` and ``mcts_screen`` (mcts's own parameters) and the fitted prior of the
-  file ``mcts_prior`` (none when empty; ``strategies/search/prior.py``).
+  ``mcts_expand`` and ``mcts_screen`` (mcts's own parameters), the fitted prior of the
+  file ``mcts_prior`` (none when empty; ``strategies/search/prior.py``) and the value model
+  of the file ``mcts_value`` scoring its playouts' leaves (none when empty: the evaluation;
+  ``strategies/value_model.py``).
 
 A lineup file gives them per seat (``[seat.DS.search]``); a spec overrides any of them for
 every seat as ``play.NAME=value`` (``heuristic:play.mcts_cards=0``), the names of the
@@ -25,6 +27,7 @@ from .params import checked_count, checked_flag
 from .search.greedy import GreedySearch
 from .search.mcts import MCTSSearch
 from .search.prior import Prior, load_prior
+from .value_model import ValueModel, load_value
 
 DEFAULTS: dict[str, Any] = {
     "lookahead": "none",
@@ -38,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "mcts_expand": True,
     "mcts_screen": 0,
     "mcts_prior": "",
+    "mcts_value": "",
 }
 LOOKAHEADS = {"none": None, "greedy": False, "greedy-full": True}  # greedy's ``expand``
 COUNTS = (  # (setting, lowest value)
@@ -62,6 +66,7 @@ class SeatSearch(NamedTuple):
     mcts_stop: int
     mcts_budget: tuple[int, int, int, bool, int]  # rollouts, horizon, top, expand, screen
     prior: Prior | None
+    value: ValueModel | None
 
 
 def search_key(key: str) -> str | None:
@@ -83,9 +88,10 @@ def seat_search(settings: dict[str, Any]) -> SeatSearch:
             f"got {counts['mcts_stop']}"
         )
     expand = checked_flag("mcts_expand", settings["mcts_expand"])
-    prior_file = settings["mcts_prior"]
-    if not isinstance(prior_file, str):
-        raise ValueError(f"mcts_prior must be a file name, got {prior_file!r}")
+    files = {key: settings[key] for key in ("mcts_prior", "mcts_value")}
+    for key, name in files.items():
+        if not isinstance(name, str):
+            raise ValueError(f"{key} must be a file name, got {name!r}")
     return SeatSearch(
         LOOKAHEADS[ahead],
         counts["screen"],
@@ -99,7 +105,8 @@ def seat_search(settings: dict[str, Any]) -> SeatSearch:
             expand,
             counts["mcts_screen"],
         ),
-        load_prior(prior_file) if prior_file else None,
+        load_prior(files["mcts_prior"]) if files["mcts_prior"] else None,
+        load_value(files["mcts_value"]) if files["mcts_value"] else None,
     )
 
 
@@ -166,6 +173,7 @@ class Composition:
                 screen=screen,
                 prior=seat.prior,
                 window=seat.mcts_cards,
+                value=seat.value,
             )
             self.end_game.new_game(faction, random.Random(rng.getrandbits(32)), rules)
 
@@ -185,6 +193,6 @@ class Composition:
 
 
 def prior_path(value: Any, folder: Path) -> Any:
-    """A lineup file's ``mcts_prior`` as a path from ``folder`` (the file's); other values
-    as they are (``seat_search`` refuses them)."""
+    """A lineup file's ``mcts_prior`` or ``mcts_value`` as a path from ``folder`` (the
+    file's); other values as they are (``seat_search`` refuses them)."""
     return str(folder / value) if isinstance(value, str) and value else value

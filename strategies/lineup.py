@@ -17,8 +17,8 @@ each seat (``composition.py``). A new tier is a file, not code::
     as = "heuristic"                # the very seat of another lineup: its layers and search
 
 A bare layer name is one of the policy's own files; a path (with a folder) and a seat's
-``mcts_prior`` are found from the lineup file's folder, as is a lineup ``as`` names when it
-is not a shipped one.
+``mcts_prior`` and ``mcts_value`` are found from the lineup file's folder, as is a lineup
+``as`` names when it is not a shipped one.
 """
 
 from __future__ import annotations
@@ -195,8 +195,9 @@ def _load(p: Path, seen: frozenset[Path]) -> Lineup:
         if unknown:
             known = ", ".join(DEFAULTS)
             raise ValueError(f"{where}: seat.{seat}.search: unknown {unknown[0]!r} ({known})")
-        if "mcts_prior" in settings:
-            settings = settings | {"mcts_prior": prior_path(settings["mcts_prior"], p.parent)}
+        for key in ("mcts_prior", "mcts_value"):
+            if key in settings:
+                settings = settings | {key: prior_path(settings[key], p.parent)}
         search[seat] = settings
     return Lineup(p.stem, data["description"], data["version"], data["policy"], layers, search, p)
 

@@ -12,6 +12,7 @@ from .lineup import default_lineup
 from .policies.random import RandomStrategy
 from .search.greedy import GreedySearch
 from .search.mcts import MCTSSearch
+from .value_model import ValueModel, load_value
 
 ROLLOUTS = ("heuristic", "random")  # who plays mcts's playouts (its ``policy``)
 
@@ -33,6 +34,14 @@ def _recorded(
     if weights:
         bot.params["weights"] = weights
         bot.params["weights_sha256"] = bot.search.policy.params["weights_sha256"]
+
+
+def _value(value: str | bool) -> ValueModel | None:
+    """``value``: false or 0 (the evaluation scores the leaves), true or 1 (the shipped
+    value model) or a value model file."""
+    if value is False or value == 0 or value == "":
+        return None
+    return load_value(None if value is True or value == 1 else str(value))
 
 
 class GreedyStrategy(GreedySearch):
@@ -73,6 +82,7 @@ class MCTSStrategy(MCTSSearch):
         expand: bool = True,
         screen: int = 0,
         exclude: str = "",
+        value: str | bool = False,
         **params: Any,
     ) -> None:
         if policy not in ROLLOUTS:
@@ -89,9 +99,13 @@ class MCTSStrategy(MCTSSearch):
             screen,
             exclude,
             rollout,
+            value=_value(value),
         )
         own = {"rollouts": rollouts, "horizon": horizon, "top": top, "policy": policy}
         own |= {"c": self.c, "win_bonus": self.win_bonus, "expand": expand}
         if screen:
             own["screen"] = screen
+        if self.value is not None:
+            own["value"] = value if isinstance(value, str) else "shipped"
+            own["value_sha256"] = self.value.info["sha256"]
         _recorded(self, params, own, exclude, weights)

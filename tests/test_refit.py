@@ -33,6 +33,7 @@ def test_the_shipped_recipe_refits_the_event_table_then_each_choice_then_each_pr
     assert min(priors) > max(i for i, s in enumerate(steps) if s.fit == "choice_fit")
     prior_seats = {s.args[s.args.index("--seat") + 1] for s in steps if s.fit == "prior_fit"}
     assert prior_seats == _lineup_seats_with("mcts_prior")  # every prior the default reads
+    assert fits[-1] == "value_fit"  # the value model, on games of the refitted lineup
 
 
 def test_the_runner_adds_jobs_and_runs_each_step_in_order_in_a_fresh_process():

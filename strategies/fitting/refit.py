@@ -1,6 +1,6 @@
 """Refit everything fitted to the default bots by one command (issue 43): the steps of
-``refit.toml`` (the Event table, each seat's learned choice, the Sultanate's search prior), in
-order, each a fitting command of this package in a fresh process (so that no step plays with
+``refit.toml`` (the Event table, each seat's learned choice, the Sultanate's search prior,
+the value model of mcts's playout leaves), in order, each a fitting command of this package in a fresh process (so that no step plays with
 tables an earlier step has rewritten but a process has cached).
 
     python -m strategies.fitting --jobs 2
@@ -21,7 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 RECIPE = Path(__file__).with_name("refit.toml")
-FITS = ("event_table", "choice_fit", "prior_fit")  # the fitting commands a step may name
+FITS = (
+    "event_table",
+    "choice_fit",
+    "prior_fit",
+    "value_fit",
+)  # the fitting commands a step may name
 
 
 class RecipeError(ValueError):

@@ -40,7 +40,7 @@ from typing import Any
 from strategies.params import checked_count, checked_flag
 
 from .prior import Prior, features
-from .protocol import Policy
+from .protocol import LeafValue, Policy
 from .searcher import Searcher, SearchStrategy
 
 
@@ -61,14 +61,15 @@ class MCTSSearch(SearchStrategy):
         rollout: Callable[[], Any] | None = None,
         prior: Prior | None = None,
         window: int = 0,
+        value: LeafValue | None = None,
     ) -> None:
-        for key, value, low in (
+        for key, count, low in (
             ("rollouts", rollouts, 1),
             ("horizon", horizon, 0),
             ("top", top, 1),
             ("screen", screen, 0),
         ):
-            checked_count(key, value, low)
+            checked_count(key, count, low)
         checked_flag("expand", expand)
         self.rollouts = rollouts
         self.horizon = horizon
@@ -79,6 +80,7 @@ class MCTSSearch(SearchStrategy):
         self.screen = screen
         self.prior = prior  # a lineup's end-game search may have one
         self.window = window
+        self.value = value  # a learned value of the playouts' leaves, or None
         self.search = Searcher(policy, rollout, exclude)
         self.params: dict[str, Any] = {
             "rollouts": rollouts,
@@ -93,7 +95,16 @@ class MCTSSearch(SearchStrategy):
         self.rng = random.Random(0)
 
     def score(self, state) -> float:
+        """A playout's end: the margin (plus ``win_bonus`` for a win) when the game is over;
+        before it, the evaluation's margin, or with a ``value`` model the margin over the
+        predicted final Victory Points plus ``win_bonus`` times the predicted chance to win
+        (and the worth of being Eligible, 2.3.7, as ``Searcher.margin`` counts it)."""
         search = self.search
+        if self.value is not None and not state.over:
+            vps, wins = self.value.predict(search.rules, state)
+            f = search.faction
+            m = search.ev.margin_of(vps, f) + self.win_bonus * wins[f]
+            return m + search.elig if state.eligible[f] else m
         m = search.margin(state)
         if state.over and m > 0:
             m += self.win_bonus

@@ -21,6 +21,14 @@ class Evaluation(Protocol):
         ...
 
 
+class LeafValue(Protocol):
+    """A learned guess at how a game ends (``strategies/value_model.py``): mcts's ``value``."""
+
+    def predict(self, rules: Any, state: Any) -> tuple[list[float], list[float]]:
+        """Each Faction's predicted final Victory Points and chance to win (DS, BK, VE)."""
+        ...
+
+
 class Plans(Protocol):
     """A policy's turn at one choice (``TurnPlans`` of the heuristic): its own pick, its plan
     under each action, the Commands and Decrees it could pick instead."""
