@@ -27,7 +27,9 @@ Its parameters: ``rollouts`` (default 8), ``horizon`` (default 4), ``top`` (defa
 (UCB1 exploration, in VP, default 1.0), ``win_bonus`` (default 2), ``expand`` (default
 true), ``screen`` (default 0), ``exclude`` (moves never considered, e.g. ``event`` or
 ``event+attack``: an ablation, ``searcher.excluded``), ``prior`` and its ``window`` (the
-cards it searches, for the prior's ``late``).
+cards it searches, for the prior's ``late``), and ``value``: a learned value model scoring
+the playouts that stop before the end instead of the evaluation (``score``;
+``strategies/value_model.py``).
 """
 
 from __future__ import annotations
