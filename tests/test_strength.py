@@ -151,6 +151,31 @@ def test_a_vsim_run_folder_is_extended_its_games_becoming_its_rungs(tmp_path):
     assert _tables(analysis.curve(out)) == _tables(analysis.curve(fresh))
 
 
+def test_a_study_given_more_rungs_plays_only_theirs_and_keeps_its_games(tmp_path):
+    out, fresh = tmp_path / "s", tmp_path / "fresh"
+    play_strength(Strength.create(RUNGS, ["4"], seed=6), out, jobs=1)
+    before = {p.name: p.read_bytes() for p in (out / "games").iterdir()}
+    more = (RUNGS[0], "v1=all=heuristic-v1", RUNGS[1])  # a rung between the two
+    report = play_strength(Strength.create(more, ["4"], seed=6), out, jobs=1)
+    assert (report.played, report.already) == (4, 8)
+    assert all((out / "games" / name).read_bytes() == data for name, data in before.items())
+    man = json.loads((out / "manifest.json").read_text())
+    assert [r["name"] for r in man["rungs"]] == ["random", "v1", "fast"]
+    assert man["run_id"] == Strength.create(more, ["4"], seed=6).run_id
+    play_strength(Strength.create(more, ["4"], seed=6), fresh, jobs=1)
+    assert _tables(analysis.curve(out)) == _tables(analysis.curve(fresh))
+
+
+def test_a_rung_that_changed_its_bots_is_a_different_study(tmp_path):
+    out = tmp_path / "s"
+    play_strength(Strength.create(RUNGS, ["3"], seed=6), out, jobs=1)
+    changed = ("random=all=random", "fast=all=heuristic-v1", "v1=all=greedy")
+    with pytest.raises(RunError, match="holds a different run"):
+        play_strength(Strength.create(changed, ["3"], seed=6), out, jobs=1)
+    with pytest.raises(RunError, match="holds a different run"):  # other seeds
+        play_strength(Strength.create((*RUNGS, "v1=all=heuristic-v1"), ["3"], seed=7), out, jobs=1)
+
+
 def test_a_vsim_run_of_other_bots_or_seeds_is_not_extended(tmp_path):
     out = tmp_path / "run"
     runs.run(Study.create(3, 4, {"DS": "random", "BK": "random", "VE": "random"}), out, jobs=1)

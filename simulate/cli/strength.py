@@ -37,7 +37,8 @@ from simulate.study.strength import DEFAULT_STRENGTH_GAMES, Strength, play_stren
 @click.option(
     "--out", "-o", type=click.Path(path_type=Path), required=True,
     help="Output directory (rerun the same command into it to resume); a `vsim run` folder "
-    "is extended: its games become those of the rung that plays its bots.",
+    "is extended: its games become those of the rung that plays its bots; a study given "
+    "more --rung plays only the new rungs.",
 )  # fmt: skip
 @click.option("--force", is_flag=True, help="Replace a different run found in --out.")
 @click.option(

@@ -10,7 +10,8 @@ run's do; ``simulate.analysis.strength`` reads them.
 
 A folder written by ``vsim run`` (one lineup) can be extended into a strength study: its
 games become the games of the rung that plays its bots (rows without a lineup), and its
-game count that rung's unless ``--games NAME=N`` says otherwise.
+game count that rung's unless ``--games NAME=N`` says otherwise. A strength study takes more
+rungs the same way (``grown``): the same command with more ``--rung`` plays only theirs.
 
 >>> spec = Strength.create(["fast=all=heuristic-fast", "default=all=heuristic"],
 ...                        ["40"], seed=7)                                # doctest: +SKIP
@@ -19,6 +20,7 @@ game count that rung's unless ``--games NAME=N`` says otherwise.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Sequence
@@ -260,12 +262,47 @@ def adoption(out: Path, man: dict[str, Any], spec: Strength) -> Adoption:
     )
 
 
+def grown(out: Path, spec: Strength) -> dict[str, Any] | None:
+    """The manifest of the strength study in ``out`` when this one is it with more rungs
+    (the same seed, variants and data; each of its rungs one of these, by name and bots),
+    updated to this study's rungs; else None. Its games stay: only the new rungs play."""
+    try:
+        old = manifest_mod.read(out)
+    except ValueError:
+        return None
+    config = (old or {}).get("config")
+    new = spec.config()
+    if not isinstance(config, dict) or config.get("kind") != KIND:
+        return None
+    if any(config.get(key) != value for key, value in new.items() if key != "rungs"):
+        return None
+    had = config.get("rungs")
+    if not isinstance(had, list) or len(had) >= len(new["rungs"]):
+        return None
+    if any(r not in new["rungs"] for r in had) or not os.access(out, os.W_OK | os.X_OK):
+        return None
+    fresh = new_manifest(spec, out)
+    keys = ("run_id", "config", "strategies", "lineups", "tables")
+    return (
+        old
+        | {key: fresh[key] for key in keys}
+        | {"grown_from": [*old.get("grown_from", []), old.get("run_id")]}
+    )
+
+
 def check_folder(out: Path, spec: Strength, force: bool) -> dict[str, Any] | None:
-    """``runs.check_out_dir`` for a strength study, which may also extend a ``vsim run``:
-    the manifest to resume (for a run: the strength manifest it becomes), or None."""
+    """``runs.check_out_dir`` for a strength study, which may also extend a ``vsim run``
+    or a strength study with fewer rungs (``grown``): the manifest to resume (for a run: the
+    strength manifest it becomes), or None."""
     run = None if force else _one_lineup_run(out)
     if run is None:
-        return check_out_dir(out, spec, force)
+        try:
+            return check_out_dir(out, spec, force)
+        except RunError:
+            more = grown(out, spec)
+            if more is None:
+                raise
+            return more
     found = adoption(out, run, spec)
     return new_manifest(spec.adopting(found), out) | {
         "extends": {
