@@ -23,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from simulate.rules import victory
 from simulate.rules.pieces import (
     BK,
     DS,
@@ -90,7 +91,6 @@ class Features:
         self.ev = _evaluator(rules)
         board = rules.board
         self.provinces = tuple(board.provinces)
-        self.prosperity = board.prosperity
         self.zone = (rules.delhi, rules.punjab, rules.mountain_passes)
         self.delhi = rules.delhi
         self.total = self.ev.total
@@ -98,26 +98,17 @@ class Features:
     def __call__(self, st: Any) -> list[float]:
         """The features of GameState ``st`` (public parts only)."""
         p = st.pieces
-        pr = self.prosperity
-        control, trib = st.control, st.tributary
-        vp = [0, st.influence[BK], st.influence[VE]]
+        vp = [victory.vp(self.rules, st, f) for f in (DS, BK, VE)]  # 5.1-5.3, during play
         units = [0, 0, 0]
         forts = temples = governors = 0
         for s in self.provinces:
             b = s * NK
-            if trib[s]:
-                vp[DS] += pr[s]
-            c = control[s]
-            if c in (BK, VE):
-                vp[c] += pr[s]
             forts += p[b + FORT]
             temples += p[b + TEMPLE]
             governors += p[b + GOVERNOR]
             units[DS] += p[b] + p[b + 1]
             units[BK] += p[b + 3] + p[b + 4]
             units[VE] += p[b + 6] + p[b + 7]
-        vp[BK] += forts
-        vp[VE] += temples
         defenders = 0
         for z in self.zone:
             b = z * NK
