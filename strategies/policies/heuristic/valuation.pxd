@@ -7,7 +7,7 @@ cimport cython
 from strategies.policies.heuristic.evaluation cimport Evaluator
 
 # the integer constants it imports (pieces.py, state.py), as C integers
-cdef long BK, DS, NK, VE, TUGHLAQ
+cdef long BK, DS, NK, VE, TUGHLAQ, PACKED
 
 cpdef tuple counts(list p, Py_ssize_t s)
 @cython.locals(out=list, s=Py_ssize_t, i=Py_ssize_t)
@@ -21,16 +21,16 @@ cdef class Valuation:
     cdef public object owner, rng, rules, board, P, adj, provinces, zone, W, play
     cdef public tuple is_prov
     cdef public Evaluator ev
-    cdef public int n, delhi, mp, pj, reserve, lead, _clock, _dyn, _left
+    cdef public int n, delhi, mp, pj, reserve, lead, _dyn, _left, _stashed
     cdef public double aggr, rival_leader, rival_other, progress
     cdef public bint tughlaq
-    cdef public list rw, _local, _space_clock, _hood_clock
+    cdef public list rw, _local, _sig, _hood, _stash
     cdef public object _pl, _tl, _al, _cl, _il
-    cdef public dict plan, last, ranked, _values, _spaces
+    cdef public dict plan, last, ranked, _values, _spaces, _ids
     cdef public object battle, choice, terms
     cdef public bint keep_caches
     cdef public dict _handlers
-    cdef public tuple _touches
+    cdef public tuple _touches, _hoods
 
     @cython.locals(p=list, b=Py_ssize_t, loc=tuple, rw=list)
     cpdef double worth(
@@ -45,7 +45,7 @@ cdef class Valuation:
     cpdef double _add_value(self, obs, Py_ssize_t s, long k)
     cpdef double space_value(self, obs, str name, Py_ssize_t s)
     cpdef space_key(self, obs, str name, Py_ssize_t s)
-    @cython.locals(clock=list, key=tuple)
+    @cython.locals(content=long, key=tuple)
     cpdef double cached_space_value(self, obs, str name, Py_ssize_t s)
     @cython.locals(
         gained=double, best_loss=double, gain=double, total=double, nxt=double,
@@ -54,9 +54,15 @@ cdef class Valuation:
     )
     cpdef tuple move_plan(self, obs, Py_ssize_t s, list sources, long limit)
     @cython.locals(
-        n=Py_ssize_t, s=Py_ssize_t, a=Py_ssize_t, clock=long, local=list, hood=list, touches=tuple
+        n=Py_ssize_t, s=Py_ssize_t, a=Py_ssize_t, i=long,
+        p=list, trib=list, sig=list, stash=list, local=list, hood=list,
+        touches=tuple, memos=tuple,
     )
-    cpdef _changed(self, list spaces)
+    cpdef _changed(self, spaces)
+    @cython.locals(key=long, b=Py_ssize_t, k=Py_ssize_t, c=long)
+    cpdef long content_id(self, list p, list trib, Py_ssize_t s)
+    @cython.locals(h=long, sig=list)
+    cpdef long hood_id(self, Py_ssize_t s)
     @cython.locals(base=double)
     cpdef double res_value(self, long r)
     @cython.locals(total=double, i=long, cap=long)

@@ -9,12 +9,14 @@ values of ``evaluation.Evaluator`` plus the weights in ``weights.toml``. Decisio
 no handler for (new Event kinds, say) fall back to a random offered option from the bot's
 generator.
 
-Speed: values are cached for as long as what they read stays the same, never longer. At each
-decision the bot compares the position with the last one it saw and finds the spaces that
-changed; a Province's worth changes and add-values (``_local``) live until that Province
-changes, a space value until the space (or, for Commands that move Units in, a neighbour)
-changes or what ``space_key`` names does (Available pieces, the Delhi zone). The opponent
-to hold back is judged once per card. ``HeuristicStrategy.keep_caches = False`` recomputes
+Speed: values are cached by the content they read, so they are never stale and a position
+seen again finds them (a search's copies keep returning to the position they started from).
+At each decision the bot compares the position with the last one it saw and names the
+content of each space that changed (``content_id``); a Province's worth changes and
+add-values (``_local``) are kept by the content of that Province, a space value by the
+content of the space (or, for Commands that move Units in, of its neighbourhood) and what
+``space_key`` names (Available pieces, the Delhi zone). The opponent to hold back is judged
+once per card. ``HeuristicStrategy.keep_caches = False`` recomputes
 everything at every decision; a test plays the same games both ways and compares them.
 
 Compiled (``setup.py``), ``valuation.pxd`` makes ``Valuation`` an extension type with C
@@ -38,6 +40,8 @@ from simulate.rules.state import TUGHLAQ
 
 BATTLE_KINDS = frozenset({"attack_target", "attack_support", "cavalry", "casualty"})
 VALUES_MAX = 50_000  # space values kept at most (then dropped: they are recomputed)
+STASH_MAX = 5_000  # Province memos kept for contents not in play, at most
+PACKED = 1 << 62  # content ids of spaces packed from their counters start here (content_id)
 
 
 def counts(p: list[int], s: int) -> tuple[int, int, int]:
@@ -55,7 +59,8 @@ def changed_spaces(new: list[int], old: list[int], nk: int) -> list[int]:
     out = []
     for s in range(len(new) // nk):
         for i in range(s * nk, s * nk + nk):
-            if new[i] != old[i]:
+            a = new[i]
+            if a is not old[i] and a != old[i]:  # (equal small ints are one object)
                 out.append(s)
                 break
     return out
@@ -120,25 +125,33 @@ class Valuation:
         self.battle: tuple[int, int, int] | None = None  # (my units, their units, their pieces)
         self.progress = 0.0
         self.tughlaq = False
-        # Caches, by lifetime. ``_local[(lead + 1) * n + s]``: worth changes and add-values of
-        # Province ``s`` with that opponent leading, kept while ``s`` (its pieces and
-        # Tributary marker) and the Dynasty stay the same. ``_values``: space values keyed by
-        # the last change of the space (Commands in ``local_commands``) or around it
-        # (``_hood_clock``), the leader and what else they read (``space_key``). ``_spaces``:
-        # anything else, for one position only.
+        # Caches, by lifetime, each keyed by the content it reads (so a position seen again,
+        # as a search's copies return to the position they started from, finds its values).
+        # ``_local[(lead + 1) * n + s]``: worth changes and add-values of Province ``s`` with
+        # that opponent leading, for the content of ``s`` (its pieces and Tributary marker)
+        # under this Dynasty (``_stash`` keeps those of contents seen before). ``_values``:
+        # space values keyed by the content of the space (Commands in ``local_commands``) or
+        # of its neighbourhood (``_hood``), the leader and what else they read
+        # (``space_key``). ``_spaces``: anything else, for one position only.
         n = self.n
         self._local: list[dict] = [{} for _ in range(4 * n)]
         self._values: dict = {}
         self._spaces: dict = {}
-        # the spaces whose neighbourhood (the space and its neighbours) holds each space
+        # the spaces whose neighbourhood (the space and its neighbours) holds each space, and
+        # each space's neighbourhood
         touches: list[list[int]] = [[s] for s in range(n)]
         for a in range(n):
             for s in board.adjacent[a]:
                 touches[s].append(a)
         self._touches = tuple(tuple(t) for t in touches)
-        self._space_clock = [0] * n
-        self._hood_clock = [0] * n
-        self._clock = 0
+        self._hoods = tuple((a, *board.adjacent[a]) for a in range(n))
+        # content ids: of each space (``_sig``) and of each neighbourhood (``_hood``), interned
+        # in ``_ids`` (-1: not yet seen)
+        self._ids: dict = {}
+        self._stash: list[dict] = [{} for _ in range(n)]  # by space: content -> 4 memos
+        self._stashed = 0
+        self._sig = [-1] * n
+        self._hood = [-1] * n
         # the position of the decision in progress: the Observation's lists (set by choose)
         self.pieces = self.tributary = self.available = self.control = None
         self.resources = self.cavalry = self.influence = None
@@ -197,7 +210,7 @@ class Valuation:
         self._spaces = {}
         if len(self._values) > VALUES_MAX:
             self._values = {}
-        if old_p is None or tughlaq != self.tughlaq:
+        if old_p is None or tughlaq != self.tughlaq or len(self._ids) > VALUES_MAX:
             self.tughlaq = tughlaq
             self._forget()
         else:
@@ -209,25 +222,72 @@ class Valuation:
         if new_card:
             self.set_leader(obs)  # a new card: who leads now, for the whole card
 
-    def _changed(self, spaces: list[int]) -> None:
-        """Forget the values of changed spaces, and mark them and their neighbours."""
+    def _changed(self, spaces) -> None:
+        """Key the caches of changed spaces by their new content: each one's ``_local`` memos
+        (those of that content seen before, or new ones); the neighbourhoods holding it are
+        keyed again when next read (``hood_id``)."""
         n = self.n
-        local, hood, touches, clock = self._local, self._hood_clock, self._touches, self._clock
+        p, trib = self.pieces, self.tributary
+        sig, stash, local = self._sig, self._stash, self._local
+        hood, touches = self._hood, self._touches
         for s in spaces:
-            local[s] = {}
-            local[n + s] = {}
-            local[2 * n + s] = {}
-            local[3 * n + s] = {}
-            clock += 1
-            self._space_clock[s] = clock
+            i = self.content_id(p, trib, s)
+            if i == sig[s]:
+                continue
+            sig[s] = i
+            memos = stash[s].get(i)
+            if memos is None:
+                memos = stash[s][i] = ({}, {}, {}, {})
+                self._stashed += 1
+            local[s] = memos[0]
+            local[n + s] = memos[1]
+            local[2 * n + s] = memos[2]
+            local[3 * n + s] = memos[3]
             for a in touches[s]:
-                hood[a] = clock
-        self._clock = clock
+                hood[a] = -1
+        if self._stashed > STASH_MAX:  # keep the memos of the contents in play only
+            self._stash = [
+                {sig[s]: (local[s], local[n + s], local[2 * n + s], local[3 * n + s])}
+                for s in range(n)
+            ]
+            self._stashed = n
+
+    def content_id(self, p: list[int], trib: list, s: int) -> int:
+        """A number naming the content of space ``s`` (its counters and Tributary marker):
+        the counters packed 6 bits each when they fit (every real count), else an interned
+        id (below ``PACKED``, so the two never meet)."""
+        key = trib[s]
+        if key == 0 or key == 1:
+            b = s * NK
+            for k in range(b, b + NK):
+                c = p[k]
+                if c < 0 or c >= 64:
+                    break
+                key = key * 64 + c
+            else:
+                return key + PACKED
+        return self._ids.setdefault((trib[s], *p[s * NK : s * NK + NK]), len(self._ids))
+
+    def hood_id(self, s: int) -> int:
+        """The content id of the neighbourhood of ``s`` (the space and its neighbours)."""
+        h = self._hood[s]
+        if h < 0:
+            sig = self._sig
+            h = self._hood[s] = self._ids.setdefault(
+                tuple([sig[t] for t in self._hoods[s]]), len(self._ids)
+            )
+        return h
 
     def _forget(self) -> None:
         """Drop every cached value (a new Dynasty changes every Province's worth)."""
-        self._local = [{} for _ in range(4 * self.n)]
+        n = self.n
+        self._local = [{} for _ in range(4 * n)]
         self._values = {}
+        self._ids = {}
+        self._stash = [{} for _ in range(n)]
+        self._stashed = 0
+        self._sig = [-1] * n
+        self._changed(range(n))
 
     def fallback(self, obs, d):
         opts = d.options
@@ -439,8 +499,8 @@ class Valuation:
         """``space_value``, kept while ``s`` (and its neighbours, unless ``name`` is in
         ``local_commands``), the Dynasty, the leader and ``space_key`` stay the same: a space
         value reads no further than the neighbours."""
-        clock = self._space_clock if name in self.local_commands else self._hood_clock
-        key = (name, s, clock[s], self.lead, self.space_key(obs, name, s))
+        content = self._sig[s] if name in self.local_commands else self.hood_id(s)
+        key = (name, s, content, self.lead, self.space_key(obs, name, s))
         v = self._values.get(key)
         if v is None:
             v = self._values[key] = self.space_value(obs, name, s)
