@@ -45,7 +45,7 @@ cdef class Valuation:
     cpdef double _add_value(self, obs, Py_ssize_t s, long k)
     cpdef double space_value(self, obs, str name, Py_ssize_t s)
     cpdef space_key(self, obs, str name, Py_ssize_t s)
-    @cython.locals(content=long, key=tuple)
+    @cython.locals(key=tuple)
     cpdef double cached_space_value(self, obs, str name, Py_ssize_t s)
     @cython.locals(
         gained=double, best_loss=double, gain=double, total=double, nxt=double,
@@ -54,15 +54,15 @@ cdef class Valuation:
     )
     cpdef tuple move_plan(self, obs, Py_ssize_t s, list sources, long limit)
     @cython.locals(
-        n=Py_ssize_t, s=Py_ssize_t, a=Py_ssize_t, i=long,
+        n=Py_ssize_t, s=Py_ssize_t, a=Py_ssize_t,
         p=list, trib=list, sig=list, stash=list, local=list, hood=list,
         touches=tuple, memos=tuple,
     )
     cpdef _changed(self, spaces)
     @cython.locals(key=long, b=Py_ssize_t, k=Py_ssize_t, c=long)
-    cpdef long content_id(self, list p, list trib, Py_ssize_t s)
-    @cython.locals(h=long, sig=list)
-    cpdef long hood_id(self, Py_ssize_t s)
+    cpdef content_id(self, list p, list trib, Py_ssize_t s)
+    @cython.locals(sig=list)
+    cpdef hood_id(self, Py_ssize_t s)
     @cython.locals(base=double)
     cpdef double res_value(self, long r)
     @cython.locals(total=double, i=long, cap=long)

@@ -40,7 +40,7 @@ from simulate.rules.state import TUGHLAQ
 
 BATTLE_KINDS = frozenset({"attack_target", "attack_support", "cavalry", "casualty"})
 VALUES_MAX = 50_000  # space values kept at most (then dropped: they are recomputed)
-STASH_MAX = 5_000  # Province memos kept for contents not in play, at most
+STASH_MAX = 1_000  # Province memos kept for contents not in play, at most
 PACKED = 1 << 62  # content ids of spaces packed from their counters start here (content_id)
 
 
@@ -145,13 +145,13 @@ class Valuation:
                 touches[s].append(a)
         self._touches = tuple(tuple(t) for t in touches)
         self._hoods = tuple((a, *board.adjacent[a]) for a in range(n))
-        # content ids: of each space (``_sig``) and of each neighbourhood (``_hood``), interned
-        # in ``_ids`` (-1: not yet seen)
+        # content ids: of each space (``_sig``, -1: not yet seen) and of each neighbourhood
+        # (``_hood``, None: to be found again), interned in ``_ids``
         self._ids: dict = {}
         self._stash: list[dict] = [{} for _ in range(n)]  # by space: content -> 4 memos
         self._stashed = 0
         self._sig = [-1] * n
-        self._hood = [-1] * n
+        self._hood: list = [None] * n
         # the position of the decision in progress: the Observation's lists (set by choose)
         self.pieces = self.tributary = self.available = self.control = None
         self.resources = self.cavalry = self.influence = None
@@ -244,7 +244,7 @@ class Valuation:
             local[2 * n + s] = memos[2]
             local[3 * n + s] = memos[3]
             for a in touches[s]:
-                hood[a] = -1
+                hood[a] = None
         if self._stashed > STASH_MAX:  # keep the memos of the contents in play only
             self._stash = [
                 {sig[s]: (local[s], local[n + s], local[2 * n + s], local[3 * n + s])}
@@ -271,7 +271,7 @@ class Valuation:
     def hood_id(self, s: int) -> int:
         """The content id of the neighbourhood of ``s`` (the space and its neighbours)."""
         h = self._hood[s]
-        if h < 0:
+        if h is None:
             sig = self._sig
             h = self._hood[s] = self._ids.setdefault(
                 tuple([sig[t] for t in self._hoods[s]]), len(self._ids)
