@@ -30,7 +30,7 @@ cdef class Valuation:
     cdef public object battle, choice, terms
     cdef public bint keep_caches
     cdef public dict _handlers
-    cdef public tuple _touches, _hoods
+    cdef public tuple _hoods
 
     @cython.locals(p=list, b=Py_ssize_t, loc=tuple, rw=list)
     cpdef double worth(
@@ -56,7 +56,7 @@ cdef class Valuation:
     @cython.locals(
         n=Py_ssize_t, s=Py_ssize_t, a=Py_ssize_t,
         p=list, trib=list, sig=list, stash=list, local=list, hood=list,
-        touches=tuple, memos=tuple,
+        hoods=tuple, memos=tuple,
     )
     cpdef _changed(self, spaces)
     @cython.locals(key=long, b=Py_ssize_t, k=Py_ssize_t, c=long)

@@ -137,13 +137,8 @@ class Valuation:
         self._local: list[dict] = [{} for _ in range(4 * n)]
         self._values: dict = {}
         self._spaces: dict = {}
-        # the spaces whose neighbourhood (the space and its neighbours) holds each space, and
-        # each space's neighbourhood
-        touches: list[list[int]] = [[s] for s in range(n)]
-        for a in range(n):
-            for s in board.adjacent[a]:
-                touches[s].append(a)
-        self._touches = tuple(tuple(t) for t in touches)
+        # each space's neighbourhood (the space and its neighbours); adjacency is symmetric
+        # (1.3.5, board.py), so these are also the neighbourhoods each space is part of
         self._hoods = tuple((a, *board.adjacent[a]) for a in range(n))
         # content ids: of each space (``_sig``, -1: not yet seen) and of each neighbourhood
         # (``_hood``, None: to be found again), interned in ``_ids``
@@ -229,7 +224,7 @@ class Valuation:
         n = self.n
         p, trib = self.pieces, self.tributary
         sig, stash, local = self._sig, self._stash, self._local
-        hood, touches = self._hood, self._touches
+        hood, hoods = self._hood, self._hoods
         for s in spaces:
             i = self.content_id(p, trib, s)
             if i == sig[s]:
@@ -243,7 +238,7 @@ class Valuation:
             local[n + s] = memos[1]
             local[2 * n + s] = memos[2]
             local[3 * n + s] = memos[3]
-            for a in touches[s]:
+            for a in hoods[s]:
                 hood[a] = None
         if self._stashed > STASH_MAX:  # keep the memos of the contents in play only
             self._stash = [
@@ -496,9 +491,9 @@ class Valuation:
         return out
 
     def cached_space_value(self, obs, name: str, s: int) -> float:
-        """``space_value``, kept while ``s`` (and its neighbours, unless ``name`` is in
-        ``local_commands``), the Dynasty, the leader and ``space_key`` stay the same: a space
-        value reads no further than the neighbours."""
+        """``space_value``, kept by the content of ``s`` (and of its neighbours, unless
+        ``name`` is in ``local_commands``), the leader and ``space_key`` under this Dynasty: a
+        space value reads no further than the neighbours."""
         content = self._sig[s] if name in self.local_commands else self.hood_id(s)
         key = (name, s, content, self.lead, self.space_key(obs, name, s))
         v = self._values.get(key)
