@@ -131,7 +131,7 @@ def _callgrind(strategy: str, games: int, tmp: Path) -> tuple[str, str]:
     return listings[0], listings[1]
 
 
-LINE = re.compile(r"^\s*([\d,]+) \([^)]*\)\s+(\S+?):(\S+)")
+LINE = re.compile(r"^\s*([\d,]+) \([^)]*\)\s+(\S+?):(\S+)(?:\s+\[(\S+)\])?")
 
 
 def _costs(listing: str) -> dict[tuple[str, str], int]:
@@ -139,7 +139,10 @@ def _costs(listing: str) -> dict[tuple[str, str], int]:
     for row in listing.splitlines():
         m = LINE.match(row)
         if m and "PROGRAM" not in m.group(2):
-            key = (m.group(2), m.group(3))
+            # a module built without debug info (setup.py: -g0) names no source file ("???"):
+            # its shared object does (.../valuation.cpython-311-...so)
+            path = m.group(4) if m.group(2) == "???" and m.group(4) else m.group(2)
+            key = (path, m.group(3))
             out[key] = out.get(key, 0) + int(m.group(1).replace(",", ""))
     return out
 
@@ -160,7 +163,9 @@ def callgrind_profile(strategy: str, games: int) -> tuple[dict[str, float], int,
     shares: dict[str, float] = collections.Counter()
     total = 0
     for (path, func), n in own.items():
-        if path.startswith("build/cython/") or "__pyx_" in func:
+        if path.endswith(".so"):  # a compiled module's own code (built without debug info)
+            shares[area_of(path)] += n
+        elif path.startswith("build/cython/") or "__pyx_" in func:
             source = path.removeprefix("build/cython/")
             # a Cython helper inlined from CPython headers: charge it to the module calling it
             owner = re.search(r"__pyx_p[wf]_\d+([a-z_0-9]+)", func)
