@@ -10,8 +10,9 @@
    ``BASELINE_GAMES`` = 20,000 games, by a chi-square test of homogeneity on the 2 x 4 table
    (``scipy.stats.chi2_contingency``) at ``ALPHA`` = 0.001: an unchanged engine fails it
    once in 1,000 fresh samples. Power (noncentral chi-square, ``detectable_shift``): CI's
-   1,000-game sample detects a shift of about 6 points of one Faction's win rate (moved to
-   another Faction) with 80% power; ``--full``'s 6,000 games about 3 points.
+   600-game sample detects a shift of about 8 points of one Faction's win rate (moved to
+   another Faction) with 80% power; ``--full``'s 6,000 games about 3 points. (Any change of
+   play at all fails the exact digest above; CI's sample is kept small for CI's budget.)
 
 A deliberate change to the engine, the data or the default bots is acknowledged by
 
@@ -41,7 +42,7 @@ ALPHA = 0.001
 BASELINE_GAMES = 20_000
 BASELINE_SEED = 20230
 SAMPLE_SEED = 777
-CI_GAMES = 1_000
+CI_GAMES = 600
 FULL_GAMES = 6_000
 FIXED_SEED = 4242
 FIXED = (  # (variant, lineup, games): the fixed games of the determinism digest
@@ -179,4 +180,4 @@ def test_stated_power_matches_the_docstring():
     rates = {"DS": 0.30, "BK": 0.28, "VE": 0.40, "tie": 0.02}
     ci = detectable_shift(CI_GAMES, BASELINE_GAMES, rates, ALPHA, 0.8)
     full = detectable_shift(FULL_GAMES, BASELINE_GAMES, rates, ALPHA, 0.8)
-    assert 0.06 <= ci <= 0.08 and 0.025 <= full <= 0.035
+    assert 0.07 <= ci <= 0.085 and 0.025 <= full <= 0.035

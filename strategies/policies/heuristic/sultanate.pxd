@@ -10,7 +10,7 @@ cdef long PT_MONGOL, PT_QASBAH, PT_TROOP, QASBAH, RAJA_OB, RAJA_REB, TEMPLE, TRO
 cdef class SultanateBot(FactionBot):
     cdef public double w_delhi, late, kill_rebel, kill_mongol, attack_margin, w_bonus
     cdef public int tribute_below, conscript_cap
-    cdef public object conscript, dist, _mongol_cards, zone_hood
+    cdef public object conscript, dist, zone_hood
 
     cpdef double _add_value(self, obs, Py_ssize_t s, long k)
     cpdef double space_value(self, obs, str name, Py_ssize_t s)

@@ -41,7 +41,6 @@ from simulate.rules.pieces import (
     TROOP,
     VE,
 )
-from simulate.rules.ruleset import MONGOL_CARD
 
 from .evaluation import delhi_projection
 from .faction_bot import FactionBot, hit_chance
@@ -73,7 +72,6 @@ class SultanateBot(FactionBot):
         self.conscript = self.rules.factions["DS"]["conscript"]
         self.conscript_cap = max(self.conscript.values())
         self.dist = self.rules.board.distance
-        self._mongol_cards: int | None = None
         self.zone_hood = frozenset(self.zone).union(*(self.adj[z] for z in self.zone))
 
     # -- the Delhi zone (2.6, 5.1) --------------------------------------------------------
@@ -114,15 +112,6 @@ class SultanateBot(FactionBot):
             v = self.w_delhi * self.urgency() * (min(t + k, need) - min(t, need))
             v = self._spaces[key] = v + 0.05 * (1.0 - self.progress) * k
         return v
-
-    def mongols_left(self, obs) -> int:
-        """Mongol Invasion cards still to come (2.1, 2.4): public from the cards played."""
-        if self._mongol_cards is None:
-            self._mongol_cards = sum(s.get("mongol_invasions", 0) for s in self.rules.stacks)
-        seen = self._spaces.get("mongol_seen")
-        if seen is None:
-            seen = self._spaces["mongol_seen"] = sum(1 for c in obs.played if c.kind == MONGOL_CARD)
-        return self._mongol_cards - seen
 
     def _add_value(self, obs, s: int, k: int) -> float:
         """Worth of ``k`` more Sultanate pieces in ``s`` (negative ``k``: fewer)."""
