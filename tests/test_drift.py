@@ -11,8 +11,8 @@
    (``scipy.stats.chi2_contingency``) at ``ALPHA`` = 0.001: an unchanged engine fails it
    once in 1,000 fresh samples. Power (noncentral chi-square, ``detectable_shift``): CI's
    600-game sample detects a shift of about 8 points of one Faction's win rate (moved to
-   another Faction) with 80% power; ``--full``'s 6,000 games about 3 points. (Any change of
-   play at all fails the exact digest above; CI's sample is kept small for CI's budget.)
+   another Faction) with 80% power; ``--full``'s 6,000 games about 3 points. (A change of play
+   in the fixed games fails the exact digest above; CI's sample is kept small for its budget.)
 
 A deliberate change to the engine, the data or the default bots is acknowledged by
 
