@@ -146,6 +146,10 @@ class BuildNative(build_ext):
             self.warn(f"{ext.name} not compiled, it runs as Python: {exc}")
 
     def run(self) -> None:
+        try:  # the last build's record: its compiled copies that this build does not make go
+            previous = json.loads((HERE / MANIFEST).read_text())
+        except (OSError, ValueError):
+            previous = {}
         super().run()
         outputs = [(ext, self.get_ext_fullpath(ext.name)) for ext in self.extensions]
         if self.failed:
@@ -164,6 +168,10 @@ class BuildNative(build_ext):
                     "sha256": digest(HERE / ext.py_source),
                     "flags": ext.extra_compile_args,
                 }
+        for name in set(previous) - set(built):
+            # a module no longer listed (or a failed build): a copy left in the source tree
+            # would be imported before its .py, and simulate.native routes listed ones only
+            (HERE / self.get_ext_filename(name)).unlink(missing_ok=True)
         root = HERE if self.inplace else Path(self.build_lib)
         out = root / MANIFEST
         out.parent.mkdir(parents=True, exist_ok=True)
