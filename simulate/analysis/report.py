@@ -453,6 +453,25 @@ def exploitability_rows(found: Sequence[dict[str, Any]]) -> list[tuple[str, str]
         who = f"`{e.get('strategy')}` {e.get('version') or ''}".strip()
         if e.get("lineup"):
             who = f"lineup {e['lineup']} ({who})"
-        parts = [p.strip() for p in str(e.get("command") or "").split("; ") if p.strip()]
+        parts = top_level_parts(str(e.get("command") or ""))
         rows.append((f"Exploitability of {who}", "; ".join(f"`{p}`" for p in parts) or "–"))
     return rows
+
+
+def top_level_parts(text: str, sep: str = "; ") -> list[str]:
+    """``text`` split at each ``sep`` outside parentheses: a note in parentheses that lists
+    seeds as "211: ...; 212: ..." stays with its command."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        c = text[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0 and text.startswith(sep, i):
+            parts.append(text[start:i])
+            start = i = i + len(sep)
+            continue
+        i += 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
