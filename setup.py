@@ -99,6 +99,7 @@ class BuildNative(build_ext):
     def initialize_options(self) -> None:
         super().initialize_options()
         self.failed: set[str] = set()
+        self._previous: dict = {}  # the last build's record (``run`` reads it)
 
     def finalize_options(self) -> None:
         super().finalize_options()
@@ -109,11 +110,6 @@ class BuildNative(build_ext):
         """Reuse the compiled file in the source tree when the last build (its manifest there)
         made it from the very source ``ext`` has now, with the same flags: copy it to where
         this build puts its outputs instead of compiling again."""
-        if not hasattr(self, "_previous"):
-            try:
-                self._previous = json.loads((HERE / MANIFEST).read_text())
-            except (OSError, ValueError):
-                self._previous = {}
         record = self._previous.get(ext.name) or {}
         tree = HERE / self.get_ext_filename(ext.name)
         if not (
@@ -146,10 +142,10 @@ class BuildNative(build_ext):
             self.warn(f"{ext.name} not compiled, it runs as Python: {exc}")
 
     def run(self) -> None:
-        try:  # the last build's record: its compiled copies that this build does not make go
-            previous = json.loads((HERE / MANIFEST).read_text())
+        try:  # the last build's record (in the source tree), read before this one replaces it
+            self._previous = json.loads((HERE / MANIFEST).read_text())
         except (OSError, ValueError):
-            previous = {}
+            self._previous = {}
         super().run()
         outputs = [(ext, self.get_ext_fullpath(ext.name)) for ext in self.extensions]
         if self.failed:
@@ -168,7 +164,7 @@ class BuildNative(build_ext):
                     "sha256": digest(HERE / ext.py_source),
                     "flags": ext.extra_compile_args,
                 }
-        for name in set(previous) - set(built):
+        for name in set(self._previous) - set(built):
             # a module no longer listed (or a failed build): a copy left in the source tree
             # would be imported before its .py, and simulate.native routes listed ones only
             (HERE / self.get_ext_filename(name)).unlink(missing_ok=True)
