@@ -10,6 +10,7 @@ import random
 import pytest
 
 from simulate import play_game
+from simulate.rules.dice import SeededDice
 from strategies.lineup import shipped
 from strategies.registry import make
 from strategies.search.greedy import GreedySearch
@@ -68,10 +69,18 @@ def test_no_expanded_command_lacks_a_space_to_select():
 def test_the_dice_of_a_candidate_are_those_of_its_seed():
     # common random numbers: every candidate of a choice rolls the same dice
     def check(search, obs, cands, state, dice):
-        for seed in (dice, dice, dice + 1):
-            assert search._dice(seed).random() == random.Random(seed).random()
+        for cand in cands[:3]:
+            assert search.start(state, cand, dice).dice.seed == dice
 
     _probe(check)
+
+
+def test_seeded_dice_roll_the_stream_of_their_seed_made_at_the_first_roll():
+    # a search branch's dice: random.Random(seed) exactly, none made for a branch with no battle
+    dice = SeededDice(7)
+    assert dice._rng is None
+    expected = random.Random(7)
+    assert [dice.random() for _ in range(5)] == [expected.random() for _ in range(5)]
 
 
 def test_a_screen_wider_than_the_candidates_finishes_every_one():

@@ -30,3 +30,22 @@ class BattleDice:
     def random(self) -> float:
         """A draw outside any battle (none in the rules today): from the game's key alone."""
         return self.battle((-1, -1, -1, -1)).random()
+
+
+class SeededDice:
+    """One stream, ``random.Random(seed)``, made at its first roll: a search plays many
+    branches of one choice on the same dice (common random numbers), and most roll none."""
+
+    __slots__ = ("seed", "_rng")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._rng: random.Random | None = None
+
+    @property
+    def random(self):
+        """The stream's ``random``, what ``Context.roll`` draws from."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self.seed)
+        return rng.random

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from simulate.rules import search
+from simulate.rules.dice import SeededDice
 from simulate.rules.events import SIDES  # an Event's two texts (2.3.4)
 from simulate.rules.pieces import INDEX
 from simulate.rules.sequence import COMMAND, EVENT_OPTION, LIMITED, PASS
@@ -77,8 +78,6 @@ class Searcher:
         self.faction = -1
         self.rules: Any = None
         self.rng = random.Random(0)
-        self._dice_seed: int | None = None
-        self._dice_state: tuple = ()
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
         self.faction = INDEX[faction]
@@ -179,19 +178,10 @@ class Searcher:
                 member.follow(cand.plan, like=self.policy)
             else:
                 member.follow({})
-        ctx = search.branch(self.rules, state, team, self._dice(dice_seed))
+        # every candidate of a choice plays on the same dice (common random numbers)
+        ctx = search.branch(self.rules, state, team, SeededDice(dice_seed))
         search.apply_action(ctx, self.faction, cand.action)
         return ctx
-
-    def _dice(self, seed: int) -> random.Random:
-        """``random.Random(seed)``, from the state of the last seed asked for: every
-        candidate of a choice plays on the same dice (common random numbers)."""
-        if seed != self._dice_seed:
-            self._dice_seed = seed
-            self._dice_state = random.Random(seed).getstate()
-        dice = random.Random.__new__(random.Random)
-        dice.setstate(self._dice_state)
-        return dice
 
     def pause(self) -> tuple:
         """What the team's bots carry from one turn to the next on a card (their plans and

@@ -257,13 +257,14 @@ class HeuristicStrategy:
         """Margin for this faction after its turn with ``action`` forced and its bot following
         ``plan``, on a copy of ``state`` (a determinised copy: never the real deck)."""
         from simulate.rules import search
+        from simulate.rules.dice import SeededDice
 
         team = self.shadows()
         for bot in team:
             bot.bot.plan = {}
             bot.bot.battle = None
         team[self.faction].bot.plan = dict(plan)
-        ctx = search.branch(self.rules, state, team, random.Random(dice))
+        ctx = search.branch(self.rules, state, team, SeededDice(dice))
         search.apply_action(ctx, self.faction, action)
         return self.ev.margin(ctx.state, self.faction)
 

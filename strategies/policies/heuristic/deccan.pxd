@@ -1,6 +1,7 @@
 # C types for the compiled copy of deccan.py (see valuation.pxd). BahmaniBot and
 # VijayanagaraBot stay Python subclasses; their ``DATA`` is copied into C fields at start.
 
+cimport cython
 from strategies.policies.heuristic.faction_bot cimport FactionBot
 
 # the integer constants it imports (pieces.py, state.py), as C integers
@@ -20,3 +21,13 @@ cdef class DeccanBot(FactionBot):
     cpdef space_key(self, obs, str name, Py_ssize_t s)
     cpdef double cached_space_value(self, obs, str name, Py_ssize_t s)
     cpdef list space_values(self, obs, str name)
+    @cython.locals(b=Py_ssize_t, ob=long, reb=long)
+    cpdef long own(self, list p, Py_ssize_t s)
+    @cython.locals(b=Py_ssize_t, p=list, x=long, y=long, z=long)
+    cpdef double shift_value(self, obs, Py_ssize_t s)
+    @cython.locals(b=Py_ssize_t, t=long, gov=long, q=long, st=long, ob=long, rb=long)
+    cpdef bint _lone(self, list p, Py_ssize_t s)
+    @cython.locals(p=list, best=long, a=Py_ssize_t, u=long)
+    cpdef long _support(self, obs, Py_ssize_t s)
+    @cython.locals(p=list, a=Py_ssize_t, k=long, sources=list)
+    cpdef tuple migrate_plan(self, obs, Py_ssize_t s)

@@ -123,7 +123,8 @@ class DeccanBot(FactionBot):
 
     def own(self, p, s: int) -> int:
         b = s * NK
-        return p[b + self.ob] + p[b + self.reb]
+        ob, reb = p[b + self.ob], p[b + self.reb]
+        return ob + reb
 
     def _add_value(self, obs, s: int, k: int) -> float:
         return FactionBot._add_value(self, obs, s, k) + 0.04 * k
@@ -225,7 +226,8 @@ class DeccanBot(FactionBot):
         same wherever the rival has a piece."""
         b = s * NK + self.rival_base
         p = self.pieces
-        if not (p[b] + p[b + 1] + p[b + 2]):
+        x, y, z = p[b], p[b + 1], p[b + 2]
+        if not (x + y + z):
             return 0.0
         key = ("shift", self.resources[self.faction])
         v = self._spaces.get(key)
@@ -264,19 +266,23 @@ class DeccanBot(FactionBot):
     def _lone(self, p, s: int) -> bool:
         """Whether an opponent has pieces in ``s`` but no Units to roll defence dice."""
         b = s * NK
-        ds = p[b + TROOP] + p[b + GOVERNOR]
-        if p[b + 2] and not ds:
+        t, gov, q = p[b + TROOP], p[b + GOVERNOR], p[b + 2]
+        if q and not (t + gov):
             return True
-        g = self.rival
-        ob, rb, st = (AMIR_OB, AMIR_REB, FORT) if g == BK else (RAJA_OB, RAJA_REB, TEMPLE)
-        return bool(p[b + st] and not (p[b + ob] + p[b + rb]))
+        if self.rival == BK:
+            st, ob, rb = p[b + FORT], p[b + AMIR_OB], p[b + AMIR_REB]
+        else:
+            st, ob, rb = p[b + TEMPLE], p[b + RAJA_OB], p[b + RAJA_REB]
+        return bool(st and not (ob + rb))
 
     def _support(self, obs, s: int) -> int:
         p = self.pieces
         best = 0
         for a in self.adj[s]:
             if self.is_prov[a] and p[a * NK + self.struct]:
-                best = max(best, min(self.support_units, self.own(p, a)))
+                u = self.own(p, a)
+                u = min(self.support_units, u)
+                best = max(best, u)
         return best
 
     def attack_value(self, obs, s: int, g: int) -> tuple[float, tuple[int, int, int]]:

@@ -8,7 +8,7 @@ cdef long BK, DS, GOVERNOR, MONGOL, NK, PT_MONGOL, TROOP, VE, TUGHLAQ
 
 cdef class Evaluator:
     cdef public object rules, w, provinces, total
-    cdef public tuple prosperity, risk, hold, chance
+    cdef public tuple prosperity, risk, hold, chance, assets
     cdef public int delhi, mp, pj
     cdef public double opp, khalji, ds_threat, ds_retake, ds_nogov
 
@@ -27,7 +27,10 @@ cdef class Evaluator:
         m=long, z=Py_ssize_t,
         ps=double, kh=double, threat=double, retake=double, nogov=double, chance_bk=double,
         chance_ve=double, fade=double, loc_ds=double, loc_bk=double, loc_ve=double, v=double,
-        c_ds=double, c_bk=double, c_ve=double,
+        c_ds=double, c_bk=double, c_ve=double, mz=long, tz=long, gz=long, cav_ds=long,
+        cav_bk=long, cav_ve=long, r=long, inf=long, vp=double, bonus=double, w_res=double,
+        cap=double, w_cav=double, w_units=double, w_gov=double, w_inf=double, proj=double,
+        ds_score=double, bk_score=double, ve_score=double,
     )
     cpdef list _scores(
         self, list p, tributary, resources, cavalry, influence, avail_mongols, dynasty, timurid,

@@ -15,6 +15,13 @@ import math
 from simulate.rules.pieces import BK, DS, GOVERNOR, MONGOL, NK, PT_MONGOL, TROOP, VE
 from simulate.rules.state import TUGHLAQ
 
+# each Faction's weights (``eval`` in weights.toml) of its score's terms, as ``_scores`` uses them
+ASSETS = {
+    "DS": ("vp", "delhi_bonus", "resources", "resources_cap", "cavalry", "units", "governors"),
+    "BK": ("vp", "resources", "resources_cap", "cavalry", "units", "influence"),
+    "VE": ("vp", "resources", "resources_cap", "cavalry", "units", "influence"),
+}
+
 
 def deck_size(rules) -> int:
     """Cards in the whole deck (2.1): each stack, and the Succession card after it."""
@@ -66,6 +73,7 @@ class Evaluator:
         "ds_retake",
         "ds_nogov",
         "chance",
+        "assets",
     )
 
     def __init__(self, rules, weights: dict) -> None:
@@ -79,6 +87,10 @@ class Evaluator:
         self.ds_retake = float(w["DS"]["retake"])
         self.ds_nogov = float(w["DS"]["governorless"])
         self.chance = (0.0, float(w["BK"]["rebel_chance"]), float(w["VE"]["rebel_chance"]))
+        # each Faction's asset weights as floats, in the order ``_scores`` reads them
+        self.assets = tuple(
+            tuple(float(w[name][k]) for k in ASSETS[name]) for name in ("DS", "BK", "VE")
+        )
         board = rules.board
         self.provinces = board.province_ids
         self.prosperity = board.prosperity
@@ -189,7 +201,6 @@ class Evaluator:
     def _scores(
         self, p, tributary, resources, cavalry, influence, avail_mongols, dynasty, timurid, progress
     ) -> list[float]:
-        w = self.w
         pr = self.prosperity
         kh = 1.0 if dynasty == TUGHLAQ else self.khalji
         risk, hold = self.risk, self.hold
@@ -238,49 +249,51 @@ class Evaluator:
                 loc_ds += v if gov else v * nogov
                 loc_bk += ps * c_bk
                 loc_ve += ps * c_ve
-        loc = [loc_ds, loc_bk, loc_ve]
-        units = [u_ds, u_bk, u_ve]
-        structs = [0, st_bk, st_ve]
         # Delhi zone (2.6): Sultanate Units in Delhi, Punjab and the Mountain Passes
         m = 0
         t = 0
         for z in (self.delhi, self.pj, self.mp):
             b = z * NK
-            m += p[b + MONGOL]
-            t += p[b + TROOP] + p[b + GOVERNOR]
-            units[DS] += p[b + TROOP] + p[b + GOVERNOR]
-            governors += p[b + GOVERNOR]
+            mz, tz, gz = p[b + MONGOL], p[b + TROOP], p[b + GOVERNOR]
+            m += mz
+            t += tz + gz
+            u_ds += tz + gz
+            governors += gz
         if timurid == 0:
             m += avail_mongols // 2
-        proj = delhi_projection(m, t + 0.5 * cavalry[DS])
-
-        wd = w["DS"]
+        cav_ds, cav_bk, cav_ve = cavalry[DS], cavalry[BK], cavalry[VE]
+        proj = delhi_projection(m, t + 0.5 * cav_ds)
+        # (the terms in the order of the weights: the same sums as written out by name)
+        vp, bonus, w_res, cap, w_cav, w_units, w_gov = self.assets[DS]
+        r = resources[DS]
         ds_score = (
-            wd["vp"] * loc[DS]
-            + wd["delhi_bonus"] * proj * (0.4 + 0.6 * progress)
+            vp * loc_ds
+            + bonus * proj * (0.4 + 0.6 * progress)
             + fade
             * (
-                wd["resources"] * min(resources[DS], wd["resources_cap"])
-                + wd["cavalry"] * cavalry[DS]
-                + wd["units"] * units[DS]
-                + wd["governors"] * governors
+                w_res * (r if r < cap else cap)
+                + w_cav * cav_ds
+                + w_units * u_ds
+                + w_gov * governors
             )
         )
-        out = [ds_score, 0.0, 0.0]
-        for f in (BK, VE):
-            wf = w["BK" if f == BK else "VE"]
-            out[f] = (
-                loc[f]
-                + wf["vp"] * (structs[f] + influence[f])
-                + fade
-                * (
-                    wf["resources"] * min(resources[f], wf["resources_cap"])
-                    + wf["cavalry"] * cavalry[f]
-                    + wf["units"] * units[f]
-                    + wf["influence"] * influence[f]
-                )
-            )
-        return out
+        vp, w_res, cap, w_cav, w_units, w_inf = self.assets[BK]
+        r, inf = resources[BK], influence[BK]
+        bk_score = (
+            loc_bk
+            + vp * (st_bk + inf)
+            + fade
+            * (w_res * (r if r < cap else cap) + w_cav * cav_bk + w_units * u_bk + w_inf * inf)
+        )
+        vp, w_res, cap, w_cav, w_units, w_inf = self.assets[VE]
+        r, inf = resources[VE], influence[VE]
+        ve_score = (
+            loc_ve
+            + vp * (st_ve + inf)
+            + fade
+            * (w_res * (r if r < cap else cap) + w_cav * cav_ve + w_units * u_ve + w_inf * inf)
+        )
+        return [ds_score, bk_score, ve_score]
 
 
 def _clamp(m: int) -> int:

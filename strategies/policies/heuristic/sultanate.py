@@ -71,7 +71,12 @@ class SultanateBot(FactionBot):
         self.w_bonus = float(self.W["eval"]["DS"]["delhi_bonus"])
         self.conscript = self.rules.factions["DS"]["conscript"]
         self.conscript_cap = max(self.conscript.values())
-        self.dist = self.rules.board.distance
+        self.dist = dist = self.rules.board.distance
+        # the destinations a Campaign can reach from each origin (4.2.2), in id order
+        reach = self.rules.decrees["campaign_range"]
+        self.within = tuple(
+            tuple(d for d in range(self.n) if d != o and dist[o][d] <= reach) for o in range(self.n)
+        )
         self.zone_hood = frozenset(self.zone).union(*(self.adj[z] for z in self.zone))
 
     # -- the Delhi zone (2.6, 5.1) --------------------------------------------------------
@@ -242,8 +247,11 @@ class SultanateBot(FactionBot):
         p = self.pieces
         best = 0
         for a in self.adj[s]:
-            if p[a * NK + QASBAH]:
-                best = max(best, min(2, p[a * NK + TROOP] + p[a * NK + GOVERNOR]))
+            b = a * NK
+            if p[b + QASBAH]:
+                t, gov = p[b + TROOP], p[b + GOVERNOR]
+                u = min(2, t + gov)
+                best = max(best, u)
         return best
 
     def attack_value(self, obs, s: int, g: int) -> tuple[float, tuple[int, int, int]]:
@@ -372,11 +380,10 @@ class SultanateBot(FactionBot):
         n = self.n
         reach = self.rules.decrees["campaign_range"]
         allowed = None
+        restricted = False
         if origins is not None:
             allowed = set(origins)
-            restricted = all(o not in (self.mp, self.pj) for o in origins)
-        else:
-            restricted = False
+            restricted = self.mp not in allowed and self.pj not in allowed
         # marginal losses at possible origins, gains at possible destinations
         loss_tab: dict[int, list[float]] = {}
         for o in range(n):
@@ -400,17 +407,18 @@ class SultanateBot(FactionBot):
         if not loss_tab:
             return 0.0, None
         if len(loss_tab) > 3:  # the three origins that spare the most Units cheaply
-            keep = sorted(loss_tab, key=lambda o: (-len(loss_tab[o]), sum(loss_tab[o]), o))[:3]
-            loss_tab = {o: loss_tab[o] for o in sorted(keep)}
+            ranked = sorted([(-len(losses), sum(losses), o) for o, losses in loss_tab.items()])
+            loss_tab = {o: loss_tab[o] for o in sorted([o for _n, _sum, o in ranked[:3]])}
         gain_tab: dict[int, list[float]] = {}
         best_v, best = 0.05, None
-        dist = self.dist
-        min_loss = min(losses[0] for losses in loss_tab.values()) + 0.02
-        longest = max(len(losses) for losses in loss_tab.values())  # gains needed at most
+        within = self.within
+        min_loss, longest = 1e9, 0  # the cheapest first Unit; the gains needed at most
+        for losses in loss_tab.values():
+            min_loss = min(min_loss, losses[0])
+            longest = max(longest, len(losses))
+        min_loss += 0.02
         for o, losses in loss_tab.items():
-            for d in range(n):
-                if d == o or dist[o][d] > reach:
-                    continue
+            for d in within[o]:
                 if restricted and d in (self.mp, self.pj):
                     continue
                 gains = gain_tab.get(d)

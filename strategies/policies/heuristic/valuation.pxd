@@ -9,6 +9,10 @@ from strategies.policies.heuristic.evaluation cimport Evaluator
 # the integer constants it imports (pieces.py, state.py), as C integers
 cdef long BK, DS, NK, VE, TUGHLAQ, PACKED
 
+@cython.locals(
+    b=Py_ssize_t, t=long, gov=long, q=long, ao=long, ar=long, fort=long, ro=long, rr=long,
+    temple=long,
+)
 cpdef tuple counts(list p, Py_ssize_t s)
 @cython.locals(out=list, s=Py_ssize_t, i=Py_ssize_t)
 cpdef list changed_spaces(list new, list old, Py_ssize_t nk)
@@ -32,7 +36,10 @@ cdef class Valuation:
     cdef public dict _handlers
     cdef public tuple _hoods
 
-    @cython.locals(p=list, b=Py_ssize_t, loc=tuple, rw=list)
+    @cython.locals(
+        p=list, b=Py_ssize_t, loc=tuple, rw=list, own=double, l0=double, l1=double,
+        l2=double, w0=double, w1=double, w2=double, ds=long, bk=long, ve=long, gov=long,
+    )
     cpdef double worth(
         self, obs, Py_ssize_t s, long dds=*, long dbk=*, long dve=*, trib=*, long dgov=*
     )
@@ -61,7 +68,7 @@ cdef class Valuation:
     cpdef _changed(self, spaces)
     @cython.locals(key=long, b=Py_ssize_t, k=Py_ssize_t, c=long)
     cpdef content_id(self, list p, list trib, Py_ssize_t s)
-    @cython.locals(sig=list)
+    @cython.locals(sig=list, ids=list, t=Py_ssize_t)
     cpdef hood_id(self, Py_ssize_t s)
     @cython.locals(base=double)
     cpdef double res_value(self, long r)

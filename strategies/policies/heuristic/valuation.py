@@ -47,11 +47,11 @@ PACKED = 1 << 62  # content ids of spaces packed from their counters start here 
 def counts(p: list[int], s: int) -> tuple[int, int, int]:
     """Pieces of DS, BK and VE in space ``s``."""
     b = s * NK
-    return (
-        p[b] + p[b + 1] + p[b + 2],
-        p[b + 3] + p[b + 4] + p[b + 5],
-        p[b + 6] + p[b + 7] + p[b + 8],
-    )
+    # each counter read into its own name (a C integer in the compiled copy: valuation.pxd)
+    t, gov, q = p[b], p[b + 1], p[b + 2]
+    ao, ar, fort = p[b + 3], p[b + 4], p[b + 5]
+    ro, rr, temple = p[b + 6], p[b + 7], p[b + 8]
+    return (t + gov + q, ao + ar + fort, ro + rr + temple)
 
 
 def changed_spaces(new: list[int], old: list[int], nk: int) -> list[int]:
@@ -268,9 +268,10 @@ class Valuation:
         h = self._hood[s]
         if h is None:
             sig = self._sig
-            h = self._hood[s] = self._ids.setdefault(
-                tuple([sig[t] for t in self._hoods[s]]), len(self._ids)
-            )
+            ids = []
+            for t in self._hoods[s]:
+                ids.append(sig[t])
+            h = self._hood[s] = self._ids.setdefault(tuple(ids), len(self._ids))
         return h
 
     def _forget(self) -> None:
@@ -342,17 +343,22 @@ class Valuation:
             self.set_leader(obs)
         p = self.pieces
         b = s * NK
+        ds, bk, ve = counts(p, s)
+        gov = p[b + 1]
         loc = self.ev.locals(
             s,
-            p[b] + p[b + 1] + p[b + 2] + dds,
-            p[b + 3] + p[b + 4] + p[b + 5] + dbk,
-            p[b + 6] + p[b + 7] + p[b + 8] + dve,
+            ds + dds,
+            bk + dbk,
+            ve + dve,
             self.tributary[s] if trib is None else trib,
-            p[b + 1] + dgov,
+            gov + dgov,
             self.tughlaq,
         )
         rw = self.rw
-        return loc[self.faction] - rw[0] * loc[0] - rw[1] * loc[1] - rw[2] * loc[2]
+        # by name, in the same order (C doubles in the compiled copy: the same sums)
+        own, l0, l1, l2 = loc[self.faction], loc[0], loc[1], loc[2]
+        w0, w1, w2 = rw[0], rw[1], rw[2]
+        return own - w0 * l0 - w1 * l1 - w2 * l2
 
     def delta(
         self,
