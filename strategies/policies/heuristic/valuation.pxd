@@ -14,8 +14,8 @@ cdef long BK, DS, NK, VE, TUGHLAQ, PACKED
     temple=long,
 )
 cpdef tuple counts(list p, Py_ssize_t s)
-@cython.locals(out=list, s=Py_ssize_t, i=Py_ssize_t)
-cpdef list changed_spaces(list new, list old, Py_ssize_t nk)
+@cython.locals(out=list, s=Py_ssize_t, i=Py_ssize_t, hit=bint)
+cpdef list sync_spaces(list new, list old, Py_ssize_t nk)
 
 cdef class Valuation:
     cdef public int faction

@@ -54,15 +54,19 @@ def counts(p: list[int], s: int) -> tuple[int, int, int]:
     return (t + gov + q, ao + ar + fort, ro + rr + temple)
 
 
-def changed_spaces(new: list[int], old: list[int], nk: int) -> list[int]:
-    """The spaces whose ``nk`` piece counters differ between two piece lists."""
+def sync_spaces(new: list[int], old: list[int], nk: int) -> list[int]:
+    """The spaces whose ``nk`` piece counters differ between two piece lists, each brought up
+    to date in ``old`` (a copy of an earlier ``new``): one pass, no new copy."""
     out = []
     for s in range(len(new) // nk):
+        hit = False
         for i in range(s * nk, s * nk + nk):
             a = new[i]
             if a is not old[i] and a != old[i]:  # (equal small ints are one object)
-                out.append(s)
-                break
+                old[i] = a
+                hit = True
+        if hit:
+            out.append(s)
     return out
 
 
@@ -197,7 +201,6 @@ class Valuation:
         p, trib = self.pieces, self.tributary
         old_p, old_t = self._pl, self._tl
         new_card = obs.cards_remaining != self._left
-        self._pl, self._tl = p[:], trib[:]
         self._al, self._cl, self._il = self.available[:], self.cavalry[:], self.influence[:]
         self._dyn, self._left = obs.dynasty, obs.cards_remaining
         self.progress = self.ev.progress(obs)
@@ -206,12 +209,16 @@ class Valuation:
         if len(self._values) > VALUES_MAX:
             self._values = {}
         if old_p is None or tughlaq != self.tughlaq or len(self._ids) > VALUES_MAX:
+            self._pl, self._tl = p[:], trib[:]
             self.tughlaq = tughlaq
             self._forget()
         else:
-            changed = changed_spaces(p, old_p, NK) if p != old_p else []
+            changed = sync_spaces(p, old_p, NK)  # (and ``_pl`` made equal to ``p``)
             if trib != old_t:
-                changed.extend(s for s, was in enumerate(old_t) if trib[s] != was)
+                for s in range(len(trib)):
+                    if trib[s] != old_t[s]:
+                        changed.append(s)
+                        old_t[s] = trib[s]
             if changed:
                 self._changed(changed)
         if new_card:
