@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .board import PROVINCE
 from .control import controller
 from .pieces import (
     AMIR_OB,
@@ -29,26 +28,29 @@ def check(state: GameState, rules: Rules) -> None:
     """Raise InvariantError naming the first broken invariant."""
     board = rules.board
     p = state.pieces
+    is_province, counter_type, counter_owner = board.is_province, COUNTER_TYPE, COUNTER_OWNER
     on_map = [0] * len(PIECE_TYPES)
     for s in range(board.n):
-        kind = board.kinds[s]
+        province = is_province[s]
+        b = s * NK
         for c in range(NK):
-            v = p[s * NK + c]
+            v = p[b + c]
             if v < 0:
                 raise InvariantError(f"negative count of {c} in {board.names[s]}")
             if not v:
                 continue
-            on_map[COUNTER_TYPE[c]] += v
-            owner = COUNTER_OWNER[c]
-            if owner in (BK, VE) and kind != PROVINCE:
+            t = counter_type[c]
+            on_map[t] += v
+            owner = counter_owner[c]
+            if owner in (BK, VE) and not province:
                 raise InvariantError(f"BK/VE piece in {board.names[s]} (1.3.2, 1.3.3)")
-            if owner == MI and kind == PROVINCE:
+            if owner == MI and province:
                 raise InvariantError(f"Mongol Invader in Province {board.names[s]} (1.3.1)")
-            if c in STRUCTURES and v > 1:  # Key Terms, Stacking: one of each Faction's
+            if v > 1 and c in STRUCTURES:  # Key Terms, Stacking: one of each Faction's
                 raise InvariantError(f"stacking broken in {board.names[s]} (1.4.4)")
             # (a Qasbah may stand in any space, 3.2.3; Forts and Temples, owned by BK and VE,
             # only in Provinces: the check above)
-        if kind != PROVINCE:
+        if not province:
             if state.tributary[s] or state.control[s] != -1:
                 raise InvariantError(
                     f"{board.names[s]} is not a Province but is Tributary/Controlled (1.7)"
