@@ -96,9 +96,18 @@ def pure_profile(strategy: str, games: int) -> dict[str, float]:
 
 
 def _callgrind(strategy: str, games: int, tmp: Path) -> tuple[str, str]:
-    """callgrind_annotate's own and inclusive listings of ``games`` games (and one warm-up)."""
+    """callgrind_annotate's own and inclusive listings of ``games`` games alone: the script
+    plays a warm-up game (imports, rules, caches), then the games inside one call of
+    ``functools.reduce``, and callgrind collects inside that call only (``--toggle-collect``):
+    neither the warm-up nor the interpreter's start and exit is counted."""
     script = tmp / f"games{games}.py"
-    script.write_text(games_script(strategy, games))
+    script.write_text(
+        games_script(strategy, games).replace(
+            "run_games()\n",
+            "import functools\n"
+            f"functools.reduce(lambda _, s: play_game(s, {strategy!r}), range(1, {games + 1}), None)\n",
+        )
+    )
     out = tmp / f"callgrind{games}.out"
     python = os.path.realpath(sys.executable)  # not a shim: valgrind follows no children
     subprocess.run(
@@ -106,7 +115,7 @@ def _callgrind(strategy: str, games: int, tmp: Path) -> tuple[str, str]:
             "valgrind",
             "--tool=callgrind",
             "--collect-atstart=no",
-            "--toggle-collect=*4game_*play_game*",
+            "--toggle-collect=functools_reduce",
             f"--callgrind-out-file={out}",
             python,
             "-W",
@@ -149,17 +158,13 @@ def _costs(listing: str) -> dict[tuple[str, str], int]:
 
 def callgrind_profile(strategy: str, games: int) -> tuple[dict[str, float], int, list]:
     """Each area's share of instructions on the compiled build (own instructions), the total
-    per game, and the compiled functions with the most instructions under them (inclusive).
-    Two runs, of ``games`` and of twice as many games, each after the same warm-up game
-    (imports, rules, caches): their difference is ``games`` games alone."""
+    per game, and the compiled functions with the most instructions under them (inclusive),
+    of ``games`` games alone (one run: ``_callgrind``)."""
     if shutil.which("valgrind") is None or shutil.which("callgrind_annotate") is None:
         raise SystemExit("--callgrind needs valgrind (Debian package valgrind)")
     with tempfile.TemporaryDirectory() as tmp:
-        own1, inc1 = _callgrind(strategy, games, Path(tmp))
-        own2, inc2 = _callgrind(strategy, 2 * games, Path(tmp))
-    own = _costs(own2)
-    for key, n in _costs(own1).items():
-        own[key] = own.get(key, 0) - n
+        own_listing, inclusive_listing = _callgrind(strategy, games, Path(tmp))
+    own = _costs(own_listing)
     shares: dict[str, float] = collections.Counter()
     total = 0
     for (path, func), n in own.items():
@@ -173,9 +178,7 @@ def callgrind_profile(strategy: str, games: int) -> tuple[dict[str, float], int,
         else:
             shares[area_of(path)] += n
         total += n
-    inclusive = _costs(inc2)
-    for key, n in _costs(inc1).items():
-        inclusive[key] = inclusive.get(key, 0) - n
+    inclusive = _costs(inclusive_listing)
     # a Python-level call enters a compiled function by its wrapper (__pyx_pw_), a typed call
     # from compiled code by its C body (__pyx_f_): the larger of the two is its total
     totals: dict[str, int] = {}
