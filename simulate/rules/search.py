@@ -7,13 +7,17 @@ import random
 
 from . import sequence
 from .context import Context
+from .dice import SeededDice
 from .observation import Observation
 from .ruleset import Rules
 from .state import GameState
 
 
-def branch(rules: Rules, state: GameState, agents: tuple, dice: random.Random) -> Context:
-    """A Context over a private copy of ``state``; ``agents`` decide for DS, BK and VE."""
+def branch(
+    rules: Rules, state: GameState, agents: tuple, dice: random.Random | SeededDice
+) -> Context:
+    """A Context over a private copy of ``state``; ``agents`` decide for DS, BK and VE; its
+    battles roll ``dice`` (anything with a ``random``: ``dice.SeededDice`` in searches)."""
     st = state.copy()
     return Context(rules, st, dice, agents, Observation(rules, st))
 

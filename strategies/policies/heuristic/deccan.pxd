@@ -27,7 +27,7 @@ cdef class DeccanBot(FactionBot):
     cpdef double shift_value(self, obs, Py_ssize_t s)
     @cython.locals(b=Py_ssize_t, t=long, gov=long, q=long, st=long, ob=long, rb=long)
     cpdef bint _lone(self, list p, Py_ssize_t s)
-    @cython.locals(p=list, best=long, a=Py_ssize_t, u=long)
+    @cython.locals(p=list, best=long, a=Py_ssize_t)
     cpdef long _support(self, obs, Py_ssize_t s)
     @cython.locals(p=list, a=Py_ssize_t, k=long, sources=list)
     cpdef tuple migrate_plan(self, obs, Py_ssize_t s)

@@ -280,9 +280,7 @@ class DeccanBot(FactionBot):
         best = 0
         for a in self.adj[s]:
             if self.is_prov[a] and p[a * NK + self.struct]:
-                u = self.own(p, a)
-                u = min(self.support_units, u)
-                best = max(best, u)
+                best = max(best, min(self.support_units, self.own(p, a)))
         return best
 
     def attack_value(self, obs, s: int, g: int) -> tuple[float, tuple[int, int, int]]:

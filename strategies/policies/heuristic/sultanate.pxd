@@ -19,7 +19,7 @@ cdef class SultanateBot(FactionBot):
     cpdef space_key(self, obs, str name, Py_ssize_t s)
     @cython.locals(p=list, b=Py_ssize_t, out=list)
     cpdef list _targets(self, obs, Py_ssize_t s)
-    @cython.locals(p=list, best=long, a=Py_ssize_t, b=Py_ssize_t, t=long, gov=long, u=long)
+    @cython.locals(p=list, best=long, a=Py_ssize_t, b=Py_ssize_t, t=long, gov=long)
     cpdef long _support(self, obs, Py_ssize_t s)
     @cython.locals(
         p=list, n=Py_ssize_t, reach=long, restricted=bint, o=Py_ssize_t, d=Py_ssize_t,

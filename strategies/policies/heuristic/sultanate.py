@@ -250,8 +250,7 @@ class SultanateBot(FactionBot):
             b = a * NK
             if p[b + QASBAH]:
                 t, gov = p[b + TROOP], p[b + GOVERNOR]
-                u = min(2, t + gov)
-                best = max(best, u)
+                best = max(best, min(2, t + gov))
         return best
 
     def attack_value(self, obs, s: int, g: int) -> tuple[float, tuple[int, int, int]]:
