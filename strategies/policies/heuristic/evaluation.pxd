@@ -28,11 +28,16 @@ cdef class Evaluator:
         ps=double, kh=double, threat=double, retake=double, nogov=double, chance_bk=double,
         chance_ve=double, fade=double, loc_ds=double, loc_bk=double, loc_ve=double, v=double,
         c_ds=double, c_bk=double, c_ve=double, mz=long, tz=long, gz=long, cav_ds=long,
-        cav_bk=long, cav_ve=long, r=long, inf=long, vp=double, bonus=double, w_res=double,
-        cap=double, w_cav=double, w_units=double, w_gov=double, w_inf=double, proj=double,
+        cav_bk=long, cav_ve=long, r=long, vp=double, bonus=double, w_res=double,
+        cap=double, w_cav=double, w_units=double, w_gov=double, proj=double,
         ds_score=double, bk_score=double, ve_score=double,
     )
     cpdef list _scores(
         self, list p, tributary, resources, cavalry, influence, avail_mongols, dynasty, timurid,
         double progress,
     )
+
+@cython.locals(vp=double, w_res=double, cap=double, w_cav=double, w_units=double, w_inf=double)
+cpdef double deccan_score(
+    double loc, long structs, long inf, long r, long cav, long units, tuple w, double fade
+)

@@ -277,23 +277,26 @@ class Evaluator:
                 + w_gov * governors
             )
         )
-        vp, w_res, cap, w_cav, w_units, w_inf = self.assets[BK]
-        r, inf = resources[BK], influence[BK]
-        bk_score = (
-            loc_bk
-            + vp * (st_bk + inf)
-            + fade
-            * (w_res * (r if r < cap else cap) + w_cav * cav_bk + w_units * u_bk + w_inf * inf)
+        bk_score = deccan_score(
+            loc_bk, st_bk, influence[BK], resources[BK], cav_bk, u_bk, self.assets[BK], fade
         )
-        vp, w_res, cap, w_cav, w_units, w_inf = self.assets[VE]
-        r, inf = resources[VE], influence[VE]
-        ve_score = (
-            loc_ve
-            + vp * (st_ve + inf)
-            + fade
-            * (w_res * (r if r < cap else cap) + w_cav * cav_ve + w_units * u_ve + w_inf * inf)
+        ve_score = deccan_score(
+            loc_ve, st_ve, influence[VE], resources[VE], cav_ve, u_ve, self.assets[VE], fade
         )
         return [ds_score, bk_score, ve_score]
+
+
+def deccan_score(
+    loc: float, structs: int, inf: int, r: int, cav: int, units: int, w: tuple, fade: float
+) -> float:
+    """A Deccan Faction's score (BK and VE alike, 3.3-3.4): its local values, VP from its
+    Structures and Influence (5.2, 5.3), and fading assets, weighted by ``w`` (``ASSETS``)."""
+    vp, w_res, cap, w_cav, w_units, w_inf = w
+    return (
+        loc
+        + vp * (structs + inf)
+        + fade * (w_res * (r if r < cap else cap) + w_cav * cav + w_units * units + w_inf * inf)
+    )
 
 
 def _clamp(m: int) -> int:
