@@ -29,6 +29,7 @@ MANIFEST = "simulate/native.json"  # what was compiled, from which source (simul
 # of the time goes), the engine, and the invariants a soak checks after every action (rules
 # loading and validation stay Python; the searches' own modules gain under 1%, measured)
 NATIVE = [
+    "strategies/policies/heuristic/counters.py",
     "strategies/policies/heuristic/valuation.py",
     "strategies/policies/heuristic/turn.py",
     "strategies/policies/heuristic/faction_bot.py",

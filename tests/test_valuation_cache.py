@@ -50,3 +50,34 @@ def test_a_count_too_large_to_pack_is_named_apart_from_every_packed_content():
     large = _content_id(bot, [64] + [0] * (NK - 1), False)
     assert small != large
     assert _content_id(bot, [64] + [0] * (NK - 1), False) == large  # interned once
+
+
+def _position_bot():
+    """A DS bot that has read the opening position (2.1) as at its first decision."""
+    from simulate.rules.decisions import Decision
+    from simulate.rules.observation import Observation
+    from simulate.rules.setup import new_state
+
+    rules = load_rules()
+    state = new_state(rules, random.Random(0))
+    obs = Observation(rules, state)
+    policy = registry.make("heuristic").policy
+    policy.new_game("DS", random.Random(0), rules)
+    policy.bot.choose(obs, Decision("action", "DS", ("command", "pass"), "1"))
+    return policy.bot, obs, rules.board.province_ids
+
+
+CHANGE = st.integers(min_value=-100, max_value=100)  # beyond the packed range (|d| < 64) too
+TRIB = st.sampled_from([None, False, True])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(CHANGE, CHANGE, CHANGE, TRIB, CHANGE), min_size=1, max_size=12))
+def test_a_memoised_worth_change_is_the_change_it_names_whatever_else_was_asked(changes):
+    """``delta`` keeps each change of a Province's pieces (1.4), Tributary marker (1.6) and
+    Governors under its own key, packed or not: no change ever reads another's value."""
+    bot, obs, provinces = _position_bot()
+    s = provinces[0]
+    for dds, dbk, dve, trib, dgov in changes + changes[::-1]:
+        want = bot.worth(obs, s, dds, dbk, dve, trib, dgov) - bot.worth(obs, s)
+        assert bot.delta(obs, s, dds, dbk, dve, trib, dgov) == want

@@ -28,8 +28,8 @@ from simulate.rules.pieces import (
     VE,
 )
 
+from .counters import counts
 from .deccan import DeccanBot
-from .valuation import counts
 
 
 class BahmaniBot(DeccanBot):

@@ -2,6 +2,7 @@
 # VijayanagaraBot stay Python subclasses; their ``DATA`` is copied into C fields at start.
 
 cimport cython
+from strategies.policies.heuristic.counters cimport counts
 from strategies.policies.heuristic.faction_bot cimport FactionBot
 
 # the integer constants it imports (pieces.py, state.py), as C integers

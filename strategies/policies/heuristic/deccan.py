@@ -42,9 +42,9 @@ from simulate.rules.pieces import (
     TROOP,
 )
 
+from .counters import counts
 from .evaluation import delhi_projection
 from .faction_bot import FactionBot, hit_chance
-from .valuation import counts
 
 
 @lru_cache(maxsize=256)

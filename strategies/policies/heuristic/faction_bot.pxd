@@ -2,6 +2,7 @@
 # extension type over TurnPlanner, so no Python class stands between the bots and their
 # typed methods. Declares no attribute of its own: it sets none.
 
+from strategies.policies.heuristic.counters cimport counts
 from strategies.policies.heuristic.turn cimport TurnPlanner
 
 # the integer constants it imports (pieces.py), as C integers

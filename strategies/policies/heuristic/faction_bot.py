@@ -22,8 +22,8 @@ from simulate.rules.pieces import (
     VE,
 )
 
+from .counters import counts
 from .turn import TurnPlanner
-from .valuation import counts
 
 
 def hit_chance(units: int) -> float:

@@ -4,18 +4,11 @@
 # the build stale (native.py).
 
 cimport cython
+from strategies.policies.heuristic.counters cimport counts, sync_spaces
 from strategies.policies.heuristic.evaluation cimport Evaluator
 
 # the integer constants it imports (pieces.py, state.py), as C integers
-cdef long BK, DS, NK, VE, TUGHLAQ, PACKED
-
-@cython.locals(
-    b=Py_ssize_t, t=long, gov=long, q=long, ao=long, ar=long, fort=long, ro=long, rr=long,
-    temple=long,
-)
-cpdef tuple counts(list p, Py_ssize_t s)
-@cython.locals(out=list, s=Py_ssize_t, i=Py_ssize_t, hit=bint)
-cpdef list sync_spaces(list new, list old, Py_ssize_t nk)
+cdef long BK, DS, NK, VE, TUGHLAQ, PACKED, DELTA_KEYS
 
 cdef class Valuation:
     cdef public int faction
@@ -45,7 +38,7 @@ cdef class Valuation:
     )
     @cython.locals(memo=dict)
     cpdef double add_value(self, obs, Py_ssize_t s, long k)
-    @cython.locals(memo=dict, key=tuple)
+    @cython.locals(memo=dict, t=long)
     cpdef double delta(
         self, obs, Py_ssize_t s, long dds=*, long dbk=*, long dve=*, trib=*, long dgov=*
     )

@@ -38,36 +38,13 @@ from functools import cache
 from simulate.rules.pieces import BK, DS, NK, VE
 from simulate.rules.state import TUGHLAQ
 
+from .counters import counts, sync_spaces
+
 BATTLE_KINDS = frozenset({"attack_target", "attack_support", "cavalry", "casualty"})
 VALUES_MAX = 50_000  # space values kept at most (then dropped: they are recomputed)
 STASH_MAX = 1_000  # Province memos kept for contents not in play, at most
 PACKED = 1 << 62  # content ids of spaces packed from their counters start here (content_id)
-
-
-def counts(p: list[int], s: int) -> tuple[int, int, int]:
-    """Pieces of DS, BK and VE in space ``s``."""
-    b = s * NK
-    # each counter read into its own name (a C integer in the compiled copy: valuation.pxd)
-    t, gov, q = p[b], p[b + 1], p[b + 2]
-    ao, ar, fort = p[b + 3], p[b + 4], p[b + 5]
-    ro, rr, temple = p[b + 6], p[b + 7], p[b + 8]
-    return (t + gov + q, ao + ar + fort, ro + rr + temple)
-
-
-def sync_spaces(new: list[int], old: list[int], nk: int) -> list[int]:
-    """The spaces whose ``nk`` piece counters differ between two piece lists, each brought up
-    to date in ``old`` (a copy of an earlier ``new``): one pass, no new copy."""
-    out = []
-    for s in range(len(new) // nk):
-        hit = False
-        for i in range(s * nk, s * nk + nk):
-            a = new[i]
-            if a is not old[i] and a != old[i]:  # (equal small ints are one object)
-                old[i] = a
-                hit = True
-        if hit:
-            out.append(s)
-    return out
+DELTA_KEYS = 1 << 40  # worth changes packed into one int start here (delta)
 
 
 @cache
@@ -380,7 +357,17 @@ class Valuation:
         """Change of this faction's worth of Province ``s`` (see ``worth``), memoised while
         ``s`` stays the same."""
         memo = self._local[(self.lead + 1) * self.n + s]
-        key = (dds, dbk, dve, trib, dgov)
+        if -64 <= dds < 64 and -64 <= dbk < 64 and -64 <= dve < 64 and -64 <= dgov < 64:
+            # the change packed into one int above DELTA_KEYS (add_value's keys in this memo
+            # are piece counts, far below): no tuple to build, hash and free
+            t = 0 if trib is None else 2 if trib else 1
+            key = (
+                DELTA_KEYS
+                + ((((dds + 64) * 128 + dbk + 64) * 128 + dve + 64) * 128 + dgov + 64) * 4
+                + t
+            )
+        else:
+            key = (dds, dbk, dve, trib, dgov)
         v = memo.get(key)
         if v is None:
             base = memo.get(None)

@@ -3,6 +3,7 @@
 # subclass makes every typed call look for an override first). Declares no attribute of
 # its own: it sets none.
 
+from strategies.policies.heuristic.counters cimport counts
 from strategies.policies.heuristic.deccan cimport DeccanBot
 
 cdef class VijayanagaraBot(DeccanBot):
