@@ -42,7 +42,7 @@ def make_strategies(strategies: Any) -> tuple:
     from strategies.registry import make
 
     if isinstance(strategies, str):
-        return tuple(make(strategies) for _ in FACTIONS)
+        return tuple([make(strategies) for _ in FACTIONS])
     if isinstance(strategies, Mapping):
         unknown = set(strategies) - {"DS", "BK", "VE"}
         if unknown:
@@ -165,15 +165,15 @@ def _result(rules: Rules, st: GameState, seed: int, turns: list, log: list | Non
         state_digest=st.digest(),
         mongols_in_delhi_end=p[rules.delhi * NK + MONGOL],
         delhi_timur_bonus=victory.delhi_bonus(rules, st),
-        tributary_provinces_end=sum(1 for s in provinces if st.tributary[s]),
+        tributary_provinces_end=sum([1 for s in provinces if st.tributary[s]]),
         controlled_end={
-            NAMES[f]: sum(1 for s in provinces if st.control[s] == f) for f in FACTIONS
+            NAMES[f]: sum([1 for s in provinces if st.control[s] == f]) for f in FACTIONS
         },
-        forts_end=sum(p[s * NK + FORT] for s in provinces),
-        temples_end=sum(p[s * NK + TEMPLE] for s in provinces),
+        forts_end=sum([p[s * NK + FORT] for s in provinces]),
+        temples_end=sum([p[s * NK + TEMPLE] for s in provinces]),
         troops_lost_to_mongols=st.mongol_kills,
         qasbahs_end=sum(p[QASBAH::NK]),
         qasbahs_lost_to_mongols=st.qasbah_kills,
         turns=tuple(turns),
-        actions=None if log is None else tuple(ActionRecord(*row) for row in log),
+        actions=None if log is None else tuple([ActionRecord(*row) for row in log]),
     )

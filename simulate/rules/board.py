@@ -23,11 +23,11 @@ class Board:
     distance: tuple[tuple[int, ...], ...] = ()  # steps from space to space (99: unreachable)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "is_province", tuple(k == PROVINCE for k in self.kinds))
+        object.__setattr__(self, "is_province", tuple([k == PROVINCE for k in self.kinds]))
         object.__setattr__(
-            self, "province_ids", tuple(s for s, k in enumerate(self.kinds) if k == PROVINCE)
+            self, "province_ids", tuple([s for s, k in enumerate(self.kinds) if k == PROVINCE])
         )
-        object.__setattr__(self, "distance", tuple(self._steps_from(s) for s in range(self.n)))
+        object.__setattr__(self, "distance", tuple([self._steps_from(s) for s in range(self.n)]))
 
     def _steps_from(self, s: int) -> tuple[int, ...]:
         """Adjacency steps from ``s`` to every space, breadth first (1.3.5)."""

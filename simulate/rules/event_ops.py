@@ -212,7 +212,7 @@ def _replace(ctx: Context, op: ReplaceOp, ex: int) -> None:
     who = decider(op.where, ex)
     for s in select(ctx, op.where, ex, allowed, useful, "replace"):
         taken = take(ctx, who, s, cs, op.count, False, "replace")
-        k = sum(remove(ctx, s, c, n) for c, n in taken)
+        k = sum([remove(ctx, s, c, n) for c, n in taken])
         if not can_hold(ctx, s, pc):
             continue
         if pc in STRUCTURES:
@@ -258,9 +258,9 @@ def _move(ctx: Context, op: MoveOp, ex: int) -> None:
     if not dsts:
         return
     dst = dsts[0]
-    movable = tuple(c for c in cs if can_hold(ctx, dst, c))
+    movable = tuple([c for c in cs if can_hold(ctx, dst, c)])
     srcs = [s for s in srcs if s != dst and has_any(ctx, s, movable)]
-    present = [sum(n for _, n in present_pieces(ctx, s, movable)) for s in srcs]
+    present = [sum([n for _, n in present_pieces(ctx, s, movable)]) for s in srcs]
     left = min(op.count, sum(present))
     for i, s in enumerate(srcs):
         if left <= 0:
@@ -417,7 +417,7 @@ def _mongol_possible(ctx: Context, op: MongolOp, ex: int) -> bool:
 def _choose(ctx: Context, op: ChooseOp, ex: int) -> None:
     """schema 6.15: the chooser picks one option (one that can take effect, if any can); its
     ops then run with the usual deciders."""
-    offered = tuple(i for i, ops in enumerate(op.options) if effects_possible(ctx, ops, ex))
+    offered = tuple([i for i, ops in enumerate(op.options) if effects_possible(ctx, ops, ex)])
     i = ctx.ask(
         faction(op.chooser, ex), "event_choose", offered or tuple(range(len(op.options))), "choose"
     )

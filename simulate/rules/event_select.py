@@ -186,7 +186,7 @@ def splits(have: list[tuple[int, int]], lo: int, hi: int) -> tuple[tuple, ...]:
     out: list[tuple[int, tuple]] = []
     _walk(have, lo, hi, 0, (), 0, out)
     out.sort(key=lambda item: -item[0])
-    return tuple(acc for _, acc in out)
+    return tuple([acc for _, acc in out])
 
 
 def _walk(have: list, lo: int, hi: int, i: int, acc: tuple, total: int, out: list) -> None:
@@ -213,7 +213,7 @@ def take(
     """Which pieces of ``cs`` to take from ``s``: ``count`` (or all if fewer), or 0..count
     under ``up_to``; asked of ``who`` when it matters (schema 6.5, 6.6)."""
     have = present_pieces(ctx, s, cs)
-    n = min(count, sum(k for _, k in have))
+    n = min(count, sum([k for _, k in have]))
     if n <= 0:
         return ()
     return ctx.ask(who, "event_pieces", splits(have, 0 if up_to else n, n), (s, label))

@@ -82,7 +82,7 @@ class Observation:
     @property
     def played(self) -> tuple[Card, ...]:
         """Every card revealed so far, in order (public, 2.3)."""
-        return tuple(self.rules.cards[i] for i in self._st.deck[: self._st.pos])
+        return tuple([self.rules.cards[i] for i in self._st.deck[: self._st.pos]])
 
     @property
     def cards_remaining(self) -> int:

@@ -79,12 +79,14 @@ class GameState:
     def as_tuple(self) -> tuple:
         """Every field, in a fixed order, as plain immutable values."""
         return tuple(
-            tuple(tuple(x) for x in v)
-            if name == "slots"
-            else tuple(v)
-            if isinstance(v, list)
-            else v
-            for name, v in ((n, getattr(self, n)) for n in FIELDS)
+            [
+                tuple([tuple(x) for x in v])
+                if name == "slots"
+                else tuple(v)
+                if isinstance(v, list)
+                else v
+                for name, v in ((n, getattr(self, n)) for n in FIELDS)
+            ]
         )
 
     def digest(self) -> str:

@@ -17,7 +17,7 @@ def resolve(ctx: Context, card: Card) -> None:
     """Carry out the card's steps in order; no Eligibility adjustment follows (2.5)."""
     st = ctx.state
     # Event modifiers lasting "until the next Succession card" end as it is revealed (EVENTS_SCHEMA 6.16)
-    st.lasting = tuple(m for m in st.lasting if m[2] != "next_succession")
+    st.lasting = tuple([m for m in st.lasting if m[2] != "next_succession"])
     {"zenith": zenith, "rise": rise, "lords": lords}[card.id](ctx)
     ctx.action_done()
 
@@ -33,7 +33,7 @@ def _campaign(ctx: Context) -> None:
 
 def _structures(ctx: Context, f: int) -> int:
     p = ctx.state.pieces
-    return sum(p[s * NK + STRUCTURE_OF[f]] for s in ctx.rules.board.provinces)
+    return sum([p[s * NK + STRUCTURE_OF[f]] for s in ctx.rules.board.provinces])
 
 
 def zenith(ctx: Context) -> None:
@@ -59,7 +59,7 @@ def rise(ctx: Context) -> None:
         pr = ctx.rules.board.prosperity
         gain = min(
             ctx.rules.succession["rise_max_gain"],
-            sum(pr[s] for s in ctx.rules.board.provinces if st.control[s] == f),
+            sum([pr[s] for s in ctx.rules.board.provinces if st.control[s] == f]),
         )
         if gain:
             res = ctx.ask(f, "succession_gain", tuple(range(gain, -1, -1)))

@@ -24,7 +24,7 @@ def gain_cavalry(ctx: Context, f: int, n: int, chooser: int | None = None) -> in
         if st.pool > 0:
             st.pool -= 1
         else:
-            holders = tuple(g for g in FACTIONS if g != f and st.cavalry[g] > 0)
+            holders = tuple([g for g in FACTIONS if g != f and st.cavalry[g] > 0])
             if not holders:
                 break
             # 1.10: a token "may be taken" from another Faction; taking none is allowed

@@ -48,7 +48,7 @@ def winner(rules: Rules, st: GameState) -> tuple[int | None, str]:
     top = [f for f in (DS, BK, VE) if scores[f] == best]
     if len(top) == 1:
         return top[0], "none"
-    most = max(st.resources[f] for f in top)
+    most = max([st.resources[f] for f in top])
     rich = [f for f in top if st.resources[f] == most]
     if len(rich) == 1:
         return rich[0], "resources"

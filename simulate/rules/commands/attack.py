@@ -151,7 +151,7 @@ def resolve(ctx: Context, f: int, s: int, run) -> None:
     if target == BK and p[b + FORT]:
         dice -= combat["fort_penalty"]
     def_counters = UNITS_OF[target]
-    def_units = sum(p[b + c] for c in def_counters)
+    def_units = sum([p[b + c] for c in def_counters])
     att_hits, def_hits = battle(
         ctx, s, f, target, att_units, def_units, max(0, dice), combat["defend_dice"]
     )
@@ -169,7 +169,7 @@ def _defender_casualties(ctx: Context, g: int, s: int, n: int) -> int:
     b = s * NK
     removed = 0
     for _ in range(n):
-        options = tuple(c for c in PIECES_OF[g] if p[b + c])
+        options = tuple([c for c in PIECES_OF[g] if p[b + c]])
         if not options:
             break
         c = options[0] if g == MI else ctx.ask(g, "casualty", options, s)
@@ -197,7 +197,7 @@ def _attacker_casualties(ctx: Context, f: int, s: int, here: tuple, helper, n: i
         if f != DS:
             _follow_flips(p, pools, u1, u2)
         options = tuple(
-            (where, c) for (where, c), left in pools.items() if left > 0 and p[where * NK + c]
+            [(where, c) for (where, c), left in pools.items() if left > 0 and p[where * NK + c]]
         )
         if not options:
             break

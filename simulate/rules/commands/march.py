@@ -29,7 +29,7 @@ def resolve(ctx: Context, f: int, s: int, run) -> None:
         mt, mg = run.movable(st, a, TROOP), run.movable(st, a, GOVERNOR)
         if not (mt or mg):
             continue
-        options = tuple((t, g) for t in range(mt + 1) for g in range(mg + 1))
+        options = tuple([(t, g) for t in range(mt + 1) for g in range(mg + 1)])
         t, g = ctx.ask(f, "march_from", options, (a, s))
         if t:
             move(ctx, a, s, TROOP, t)

@@ -47,7 +47,7 @@ def resolve(ctx: Context, f: int, s: int, run) -> None:
             break
         mo, mr = run.movable(st, a, OB[f]), run.movable(st, a, REB[f])
         options = tuple(
-            (o, r) for o in range(min(mo, room) + 1) for r in range(min(mr, room - o) + 1)
+            [(o, r) for o in range(min(mo, room) + 1) for r in range(min(mr, room - o) + 1)]
         )
         o, r = ctx.ask(f, "migrate_from", options, (a, s))
         if o:

@@ -80,7 +80,7 @@ def mongol_battle(ctx: Context, s: int) -> None:
     mongol_hits, ds_hits = battle(ctx, s, MI, DS, invaders, ds_units, dice, combat["defend_dice"])
     remove(ctx, s, MONGOL, ds_hits)
     for _ in range(mongol_hits):
-        options = tuple(c for c in (TROOP, GOVERNOR, QASBAH) if st.count(s, c))
+        options = tuple([c for c in (TROOP, GOVERNOR, QASBAH) if st.count(s, c)])
         if not options:
             break
         c = ctx.ask(DS, "casualty", options, s)
@@ -103,7 +103,7 @@ def plunder(ctx: Context, s: int, resources: bool = True, provinces: bool = True
         return
     per = m["plunder_troops"].get(ctx.rules.board.names[s], 0)
     for _ in range(invaders * per):
-        options = tuple(p for p in ctx.rules.board.provinces if st.count(p, TROOP))
+        options = tuple([p for p in ctx.rules.board.provinces if st.count(p, TROOP)])
         if not options:
             break
         p = ctx.ask(DS, "plunder_troop", options, s)
@@ -115,7 +115,7 @@ def attack_plunder(ctx: Context, chooser: int) -> None:
     """Attack in one space with Invaders, then plunder it, then send Invaders beyond three
     back to the box (3.5.3)."""
     st = ctx.state
-    options = tuple(s for s in _regions(ctx) if st.count(s, MONGOL))
+    options = tuple([s for s in _regions(ctx) if st.count(s, MONGOL)])
     if not options:
         return
     s = ctx.ask(chooser, "mongol_attack_space", options)

@@ -34,7 +34,7 @@ def possible(ctx: Context, f: int, provinces_only: bool = False) -> bool:
 
 
 def _pairs(t: int, g: int, at_least_one: bool) -> tuple:
-    return tuple((a, b) for a in range(t + 1) for b in range(g + 1) if a or b or not at_least_one)
+    return tuple([(a, b) for a in range(t + 1) for b in range(g + 1) if a or b or not at_least_one])
 
 
 def _take(ctx: Context, s: int, t: int, g: int) -> None:
@@ -56,9 +56,11 @@ def execute(ctx: Context, f: int, provinces_only: bool = False) -> None:
     adj = ctx.rules.board.adjacent
     reach = ctx.rules.decrees["campaign_range"]
     origins = tuple(
-        s
-        for s in range(ctx.rules.board.n)
-        if ok[s] and sum(_units(ctx, s)) and any(ok[a] for a in adj[s])
+        [
+            s
+            for s in range(ctx.rules.board.n)
+            if ok[s] and sum(_units(ctx, s)) and any(ok[a] for a in adj[s])
+        ]
     )
     if not origins:
         return
@@ -69,7 +71,7 @@ def execute(ctx: Context, f: int, provinces_only: bool = False) -> None:
     visited = {here}
     steps = 0
     while steps < reach and (carried[0] or carried[1]):
-        nexts = tuple(a for a in adj[here] if ok[a] and a not in visited)
+        nexts = tuple([a for a in adj[here] if ok[a] and a not in visited])
         options = nexts + ((STOP,) if steps else ())
         if not options:
             break

@@ -58,7 +58,7 @@ def execute(ctx: Context, f: int) -> None:
     if not _influential(ctx, f):
         return
     gain_cavalry(ctx, f, 1)
-    removable = tuple(c for c in (TROOP, GOVERNOR, AMIR_OB, AMIR_REB) if p[s * NK + c])
+    removable = tuple([c for c in (TROOP, GOVERNOR, AMIR_OB, AMIR_REB) if p[s * NK + c]])
     victim = ctx.ask(f, "compel_remove", ("none", *removable), s)
     if victim == "none":
         return

@@ -15,6 +15,6 @@ def possible(ctx: Context, f: int) -> bool:
 def execute(ctx: Context, f: int) -> None:
     st = ctx.state
     board = ctx.rules.board
-    gain = sum(board.prosperity[s] for s in board.provinces if st.control[s] == f)
-    gain += sum(st.pieces[s * NK + STRUCTURE_OF[f]] for s in board.provinces)
+    gain = sum([board.prosperity[s] for s in board.provinces if st.control[s] == f])
+    gain += sum([st.pieces[s * NK + STRUCTURE_OF[f]] for s in board.provinces])
     add_resources(ctx, f, gain)

@@ -16,6 +16,6 @@ def execute(ctx: Context, f: int) -> None:
     st = ctx.state
     p = st.pieces
     mine = PIECES_OF[f]
-    n = sum(1 for s in ctx.rules.board.provinces if any(p[s * NK + c] for c in mine))
+    n = sum([1 for s in ctx.rules.board.provinces if any(p[s * NK + c] for c in mine)])
     add_resources(ctx, f, n)
     gain_cavalry(ctx, f, ctx.rules.decrees["trade_cavalry"][st.influence[f]])

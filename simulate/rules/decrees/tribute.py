@@ -9,7 +9,7 @@ from ..tracks import add_resources, gain_cavalry
 def tributary_prosperity(ctx: Context) -> int:
     st = ctx.state
     pr = ctx.rules.board.prosperity
-    return sum(pr[s] for s in ctx.rules.board.provinces if st.tributary[s])
+    return sum([pr[s] for s in ctx.rules.board.provinces if st.tributary[s]])
 
 
 def possible(ctx: Context, f: int) -> bool:

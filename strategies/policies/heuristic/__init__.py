@@ -196,7 +196,7 @@ class HeuristicStrategy:
         chosen = bot.choose(obs, decision)  # fills bot.last with the plan of each option
         own = (chosen, bot.plan.get("command"), bot.plan.get("decree"))
         last = bot.last
-        commands = tuple(c for c in bot.commands if bot.spaces_for(obs, c)) if expand else ()
+        commands = tuple([c for c in bot.commands if bot.spaces_for(obs, c)]) if expand else ()
         return TurnPlans(
             own,
             last.get("command"),

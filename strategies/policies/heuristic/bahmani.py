@@ -51,7 +51,7 @@ class BahmaniBot(DeccanBot):
     def econ_value(self, obs) -> float:
         p = self.pieces
         r = self.resources[BK]
-        n = sum(1 for s in self.provinces if counts(p, s)[BK])
+        n = sum([1 for s in self.provinces if counts(p, s)[BK]])
         cav = self.rules.decrees["trade_cavalry"][self.influence[BK]]
         return self.gain_value(r, n) + cav * self.cav_value() + (0.3 if r < 3 else 0.0)
 

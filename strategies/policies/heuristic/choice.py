@@ -63,7 +63,7 @@ class ChoiceTerms(tuple):
             names = feature_names(a, c, d)
             got = []
             for k, table in self:
-                pairs = tuple((table[n], on_v) for n, on_v in names if n in table)
+                pairs = tuple([(table[n], on_v) for n, on_v in names if n in table])
                 if pairs:
                     got.append((k, pairs))
             got = self.memo[key] = tuple(got)

@@ -68,8 +68,8 @@ def _battle(dice: int, defend: int, cap: int, u: int, units: int, pieces: int):
     fewer (lose), for the Influence shift."""
     hits_d = _binom(dice, hit_chance(u))
     loss_d = _binom(defend, hit_chance(units)) if units else (1.0,)
-    e_hits = sum(min(k, pieces, cap) * q for k, q in enumerate(hits_d))
-    e_loss = sum(min(k, u) * q for k, q in enumerate(loss_d))
+    e_hits = sum([min(k, pieces, cap) * q for k, q in enumerate(hits_d)])
+    e_loss = sum([min(k, u) * q for k, q in enumerate(loss_d)])
     win = lose = 0.0
     for k, qk in enumerate(hits_d):
         dl = min(k, pieces, cap)
@@ -470,7 +470,7 @@ class DeccanBot(FactionBot):
         mongols = self.rules.mongols
         res = min(left, max(0, self.resources[DS] - mongols["plunder_floor"]))
         per = mongols["plunder_troops"].get(self.board.names[z], 0)
-        prov_troops = sum(p[s * NK + TROOP] for s in self.provinces)
+        prov_troops = sum([p[s * NK + TROOP] for s in self.provinces])
         troops = min(left * per, prov_troops)
         back = max(0.0, left - mongols["keep_after_plunder"])
         zm, zt = self._zone(obs)
@@ -494,7 +494,7 @@ class DeccanBot(FactionBot):
         hw = self.harm_weight(obs)
         vals = {}
         if "attack_plunder" in d.options:
-            vals["attack_plunder"] = max(self.plunder_value(obs, z) for z in self.zone)
+            vals["attack_plunder"] = max([self.plunder_value(obs, z) for z in self.zone])
         if "amass" in d.options:
             vals["amass"] = self.amass_value(obs)
         if "advance" in d.options:
@@ -503,7 +503,7 @@ class DeccanBot(FactionBot):
                 (self.mp, self.pj, p[self.mp * NK + MONGOL]),
                 (self.pj, self.delhi, p[self.pj * NK + MONGOL]),
             ]
-            vals["advance"] = max(self.advance_value(obs, o) for o in opts if o[2])
+            vals["advance"] = max([self.advance_value(obs, o) for o in opts if o[2]])
         if "none" in d.options:  # readings.mongol_commands_optional: declining changes nothing
             vals["none"] = 0.0
         if hw <= 0.3:  # the Sultanate is no threat: do the least harm

@@ -45,7 +45,7 @@ def delhi_projection(invaders: float, defenders: float) -> float:
 def _curve(values: list) -> tuple[float, ...]:
     if len(values) != 8:
         raise ValueError("eval.curves entries need 8 values, for margins -3..4")
-    return tuple(float(v) for v in values)
+    return tuple([float(v) for v in values])
 
 
 class Evaluator:
@@ -89,7 +89,7 @@ class Evaluator:
         self.chance = (0.0, float(w["BK"]["rebel_chance"]), float(w["VE"]["rebel_chance"]))
         # each Faction's asset weights as floats, in the order ``_scores`` reads them
         self.assets = tuple(
-            tuple(float(w[name][k]) for k in ASSETS[name]) for name in ("DS", "BK", "VE")
+            [tuple([float(w[name][k]) for k in ASSETS[name]]) for name in ("DS", "BK", "VE")]
         )
         board = rules.board
         self.provinces = board.province_ids
@@ -143,7 +143,7 @@ class Evaluator:
         return self.margin_of(self.scores(st), f)
 
     def margin_of(self, s: list[float], f: int) -> float:
-        best = max(s[g] for g in (DS, BK, VE) if g != f)
+        best = max([s[g] for g in (DS, BK, VE) if g != f])
         return s[f] - self.opp * best
 
     # -- local values -----------------------------------------------------------------------

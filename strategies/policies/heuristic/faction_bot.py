@@ -96,8 +96,8 @@ class FactionBot(TurnPlanner):
             my_u, opp_u, opp_pieces = self._guess_battle(obs)
         miss = self.rules.combat["always_miss"]
         cap = self.rules.combat["max_hits"]
-        my_hits = sum(1 for v in own if v <= my_u and v < miss)
-        opp_hits = sum(1 for v in opp if v <= opp_u and v < miss)
+        my_hits = sum([1 for v in own if v <= my_u and v < miss])
+        opp_hits = sum([1 for v in opp if v <= opp_u and v < miss])
         token = self.cav_value() * (1.5 - self.aggr)
         kill = 0.45 if self.battle is not None else 0.3
         save = 0.4
@@ -171,7 +171,7 @@ class FactionBot(TurnPlanner):
                 v = 1.15 * step
             else:
                 # lowering a rival helps as much as it is the leader
-                lead = max(sc[h] for h in (DS, BK, VE) if h != f)
+                lead = max([sc[h] for h in (DS, BK, VE) if h != f])
                 v = -step * (0.9 if sc[g] >= lead - 0.5 else 0.35)
             if v > best_v:
                 best, best_v = o, v
@@ -195,9 +195,9 @@ class FactionBot(TurnPlanner):
         best, best_v = d.options[0], -1e9
         for o in d.options:
             if moving:
-                v = sum(n for _c, n in o)
+                v = sum([n for _c, n in o])
             else:
-                v = -sum(n * self.piece_worth(c) for c, n in o)
+                v = -sum([n * self.piece_worth(c) for c, n in o])
             if v > best_v:
                 best, best_v = o, v
         return best

@@ -75,7 +75,10 @@ class SultanateBot(FactionBot):
         # the destinations a Campaign can reach from each origin (4.2.2), in id order
         reach = self.rules.decrees["campaign_range"]
         self.within = tuple(
-            tuple(d for d in range(self.n) if d != o and dist[o][d] <= reach) for o in range(self.n)
+            [
+                tuple([d for d in range(self.n) if d != o and dist[o][d] <= reach])
+                for o in range(self.n)
+            ]
         )
         self.zone_hood = frozenset(self.zone).union(*(self.adj[z] for z in self.zone))
 
@@ -343,7 +346,7 @@ class SultanateBot(FactionBot):
     def decree_value(self, obs, name: str) -> float | None:
         r = self.resources[DS]
         if name == "collect_tribute":
-            pr = sum(self.P[s] for s in self.provinces if self.tributary[s])
+            pr = sum([self.P[s] for s in self.provinces if self.tributary[s]])
             v = self.gain_value(r, pr // 2) + 2 * self.cav_value()
             if r < self.tribute_below:
                 v += 0.3
@@ -352,7 +355,7 @@ class SultanateBot(FactionBot):
             targets = self._do_targets(obs)
             if not targets:
                 return None
-            return sum(self._do_value(obs, s) for s in targets)
+            return sum([self._do_value(obs, s) for s in targets])
         if name == "campaign":
             v, plan = self.campaign_plan(obs, None)
             return v if plan else None

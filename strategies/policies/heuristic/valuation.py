@@ -120,7 +120,7 @@ class Valuation:
         self._spaces: dict = {}
         # each space's neighbourhood (the space and its neighbours); adjacency is symmetric
         # (1.3.5, board.py), so these are also the neighbourhoods each space is part of
-        self._hoods = tuple((a, *board.adjacent[a]) for a in range(n))
+        self._hoods = tuple([(a, *board.adjacent[a]) for a in range(n)])
         # content ids: of each space (``_sig``, -1: not yet seen) and of each neighbourhood
         # (``_hood``, None: to be found again), interned in ``_ids``
         self._ids: dict = {}

@@ -51,8 +51,8 @@ class VijayanagaraBot(DeccanBot):
     def econ_value(self, obs) -> float:
         p = self.pieces
         r = self.resources[VE]
-        gain = sum(self.P[s] for s in self.provinces if self.control[s] == VE)
-        gain += sum(p[s * NK + TEMPLE] for s in self.provinces)
+        gain = sum([self.P[s] for s in self.provinces if self.control[s] == VE])
+        gain += sum([p[s * NK + TEMPLE] for s in self.provinces])
         return self.gain_value(r, gain) + (0.3 if r < 3 else 0.0)
 
     def compel_targets(self, obs) -> list[int]:
@@ -96,7 +96,7 @@ class VijayanagaraBot(DeccanBot):
         targets = self.compel_targets(obs)
         if not targets:
             return None
-        return max(self.compel_value(obs, s) for s in targets)
+        return max([self.compel_value(obs, s) for s in targets])
 
     def k_compel_space(self, obs, d):
         return max(d.options, key=lambda s: (self.compel_value(obs, s), -s))
