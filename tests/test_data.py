@@ -117,3 +117,12 @@ def test_resources_out_of_range_are_rejected(raw):
     bad = copy.deepcopy(raw)
     bad["setup"]["resources"]["DS"] = 30
     assert _error(bad) == "setup.yaml: resources.DS: must be an integer 0..24"
+
+
+def test_a_map_with_more_spaces_than_the_engine_takes_is_rejected(raw):
+    """The compiled engine holds a set of spaces in one 64-bit integer: at most 62 spaces."""
+    bad = copy.deepcopy(raw)
+    province = next(sp for sp in bad["map"]["spaces"] if sp["kind"] == "province")
+    extra = [dict(province, name=f"Extra {i}") for i in range(62 - len(bad["map"]["spaces"]) + 1)]
+    bad["map"]["spaces"].extend(extra)
+    assert _error(bad) == "map.yaml: spaces: 63 spaces: the engine takes at most 62"

@@ -16,6 +16,7 @@ from .datafiles import DataError, load_raw, read_yaml
 
 EVENT, MONGOL_CARD, SUCCESSION, TIMURID = "event", "mongol", "succession", "timurid"
 SUCCESSION_IDS = ("zenith", "rise", "lords")  # 2.5.1-2.5.3, always in this order
+MAX_SPACES = 62  # spaces a map may have: a set of spaces is one 64-bit C integer (compiled)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,9 @@ def compile_board(raw_map: dict, source: str = "map.yaml") -> Board:
     spaces = raw_map.get("spaces")
     if not isinstance(spaces, list) or not spaces:
         raise _fail(f, "spaces", "expected a list of spaces")
+    if len(spaces) > MAX_SPACES:
+        # the compiled engine keeps a set of spaces as the bits of one C integer (ready_mask)
+        raise _fail(f, "spaces", f"{len(spaces)} spaces: the engine takes at most {MAX_SPACES}")
     names, kinds, prosperity, confidence = [], [], [], []
     for i, sp in enumerate(spaces):
         if not isinstance(sp, dict) or "name" not in sp or "kind" not in sp:
