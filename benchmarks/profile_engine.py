@@ -59,17 +59,14 @@ def area_of(path: str) -> str:
     return "other (stdlib Python, numpy, random)"
 
 
-def games_script(strategy: str, games: int) -> str:
+def warmup_script(strategy: str) -> str:
+    """The start of a profiled script: imports, rules, and one warm-up game (caches), which
+    each profile then follows with the games it measures."""
     return (
-        "import sys\n"
         "from simulate import play_game\n"
         "from simulate.rules.ruleset import load_rules\n"
         "load_rules()\n"
         f"play_game(0, {strategy!r})\n"
-        "def run_games():\n"
-        f"    for s in range(1, {games + 1}):\n"
-        f"        play_game(s, {strategy!r})\n"
-        "run_games()\n"
     )
 
 
@@ -77,7 +74,7 @@ def pure_profile(strategy: str, games: int) -> dict[str, float]:
     """Each area's share of own time under cProfile, on the pure build."""
     code = (
         "import cProfile, pstats, json, sys\n"
-        + games_script(strategy, 0).replace("run_games()\n", "")
+        + warmup_script(strategy)
         + f"def run_games():\n    for s in range(1, {games + 1}):\n        play_game(s, {strategy!r})\n"
         "prof = cProfile.Profile(); prof.enable(); run_games(); prof.disable()\n"
         "rows = [(fn, tt) for (fn, _l, _n), (_c, _nc, tt, _ct, _cl) in pstats.Stats(prof).stats.items()]\n"
@@ -102,11 +99,9 @@ def _callgrind(strategy: str, games: int, tmp: Path) -> tuple[str, str]:
     neither the warm-up nor the interpreter's start and exit is counted."""
     script = tmp / f"games{games}.py"
     script.write_text(
-        games_script(strategy, games).replace(
-            "run_games()\n",
-            "import functools\n"
-            f"functools.reduce(lambda _, s: play_game(s, {strategy!r}), range(1, {games + 1}), None)\n",
-        )
+        warmup_script(strategy)
+        + "import functools\n"
+        + f"functools.reduce(lambda _, s: play_game(s, {strategy!r}), range(1, {games + 1}), None)\n"
     )
     out = tmp / f"callgrind{games}.out"
     python = os.path.realpath(sys.executable)  # not a shim: valgrind follows no children

@@ -11,4 +11,4 @@ cdef long NK
 )
 cpdef tuple counts(list p, Py_ssize_t s)
 @cython.locals(out=list, s=Py_ssize_t, i=Py_ssize_t, hit=bint)
-cpdef list sync_spaces(list new, list old, Py_ssize_t nk)
+cpdef list sync_spaces(list new, list old)

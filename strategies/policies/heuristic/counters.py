@@ -24,13 +24,13 @@ def counts(p: list[int], s: int) -> tuple[int, int, int]:
     return (t + gov + q, ao + ar + fort, ro + rr + temple)
 
 
-def sync_spaces(new: list[int], old: list[int], nk: int) -> list[int]:
-    """The spaces whose ``nk`` piece counters differ between two piece lists, each brought up
-    to date in ``old`` (a copy of an earlier ``new``): one pass, no new copy."""
+def sync_spaces(new: list[int], old: list[int]) -> list[int]:
+    """The spaces whose piece counters differ between two piece lists, each brought up to
+    date in ``old`` (a copy of an earlier ``new``): one pass, no new copy."""
     out = []
-    for s in range(len(new) // nk):
+    for s in range(len(new) // NK):
         hit = False
-        for i in range(s * nk, s * nk + nk):
+        for i in range(s * NK, s * NK + NK):
             a = new[i]
             if a is not old[i] and a != old[i]:  # (equal small ints are one object)
                 old[i] = a

@@ -190,7 +190,7 @@ class Valuation:
             self.tughlaq = tughlaq
             self._forget()
         else:
-            changed = sync_spaces(p, old_p, NK)  # (and ``_pl`` made equal to ``p``)
+            changed = sync_spaces(p, old_p)  # (and ``_pl`` made equal to ``p``)
             if trib != old_t:
                 for s in range(len(trib)):
                     if trib[s] != old_t[s]:
