@@ -257,6 +257,24 @@ def test_search_values_by_the_lineups_playouts_are_those_the_default_mcts_scores
     assert len(list(tmp_path.glob("*.json"))) == 2
 
 
+def test_search_values_with_value_model_leaves_score_the_same_options_otherwise(tmp_path):
+    """``--value``: the same positions and options, their playouts' leaves scored by the
+    learned value model (as ``mcts:value=1``), cached apart from the evaluation's."""
+    args = dict(spec="heuristic-fast", rollouts=1, horizon=1, cache=tmp_path, seats=(0,))
+    plain = choice_fit.collect(1, 9, **args)
+    valued = choice_fit.collect(1, 9, value=choice_fit.SHIPPED, **args)
+    assert [r[:3] for r in plain] == [r[:3] for r in valued]
+    assert [r[3] for r in plain] != [r[3] for r in valued]
+    assert len(list(tmp_path.glob("*.json"))) == 2
+
+
+def test_a_fit_with_a_bad_value_model_is_refused_before_it_plays(tmp_path, capsys):
+    out = tmp_path / "choice.toml"
+    argv = ["--games", "5", "--value", str(tmp_path / "none.toml"), "--out", str(out)]
+    assert choice_fit.main(argv) == 2
+    assert "--value: value model" in capsys.readouterr().err and not out.exists()
+
+
 def test_a_fit_run_again_with_its_cache_plays_only_the_chunks_it_had_not_finished(
     tmp_path, monkeypatch
 ):

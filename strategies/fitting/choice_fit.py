@@ -25,7 +25,9 @@ The second line refits one seat on the positions of the lineup that plays the fi
 (``--lineup heuristic``: a second round, as in DAgger), keeping the other seats' tables;
 with ``--cache`` a stopped fit resumes from the chunks it finished. ``--playouts lineup``
 takes the search values as the default ``mcts`` scores them (its playouts by the lineup's own
-bots, learned choice included) rather than by the bots without a learned choice.
+bots, learned choice included) rather than by the bots without a learned choice. ``--value
+shipped`` (or a value model file) scores the playouts' leaves by the learned value model, as
+``mcts:value=1`` does: the choice learns from a stronger search (expert iteration, issue 43).
 """
 
 from __future__ import annotations
@@ -52,10 +54,12 @@ from strategies.policies.heuristic.choice import CHOICE_CONTEXT, choice_context,
 from strategies.policies.heuristic.weights import CHOICE_FILE, TUNED_FILE, WEIGHTS_FILE
 from strategies.search.mcts import MCTSSearch
 from strategies.search.searcher import Candidate
+from strategies.value_model import BadValueModel, load_value
 
 ACTIONS = (CD, COMMAND, LIMITED, PASS, EVENT)  # the top-level actions (2.3.3)
 UNFITTED = "unfitted"  # --lineup: the default lineup as it plays without a learned choice
 LINEUP = "lineup"  # --playouts: the search values of the default mcts (its rollouts: the lineup)
+SHIPPED = "shipped"  # --value: the shipped value model scores the playouts' leaves
 
 
 def unfitted() -> Lineup:
@@ -70,7 +74,13 @@ class Recorder:
     option's value to the bot and its search value (``rollouts`` playouts, ``horizon``)."""
 
     def __init__(
-        self, spec: str, rollouts: int, horizon: int, record: bool = True, by: str = UNFITTED
+        self,
+        spec: str,
+        rollouts: int,
+        horizon: int,
+        record: bool = True,
+        by: str = UNFITTED,
+        value: str | None = None,
     ) -> None:
         from strategies.registry import make
 
@@ -78,6 +88,7 @@ class Recorder:
         self.rollouts = rollouts
         self.horizon = horizon
         self.by = by  # whose playouts give the search values: UNFITTED, or LINEUP (mcts's)
+        self.value = value  # a value model scoring the playouts' leaves (SHIPPED, a file), or None
         self.recording = record  # False: play exactly as recorded, record nothing
         self.rows: list[tuple[int, list[tuple], list[float], list[float]]] = []
 
@@ -89,10 +100,12 @@ class Recorder:
         # the bot's own values, Event table included
         self.planner = unfitted().policy_for(None, {}, faction)
         self.planner.new_game(faction, random.Random(own.getrandbits(32)), rules)
+        value = self.value
         if self.by == LINEUP:  # the playouts of the default mcts: the lineup's bots play on
-            self.search = MCTSStrategy()
+            self.search = MCTSStrategy(value=True if value == SHIPPED else value or False)
         else:
-            self.search = MCTSSearch(self.planner.planner())
+            leaf = load_value(None if value == SHIPPED else value) if value else None
+            self.search = MCTSSearch(self.planner.planner(), value=leaf)
         self.search.new_game(faction, random.Random(own.getrandbits(32)), rules)
         self.rng = own
 
@@ -134,11 +147,13 @@ class Recorder:
 CHUNK = 10  # games per task: a resumed fit reuses every finished chunk whatever --jobs
 
 
-def _lineup_tag(spec: str, by: str = UNFITTED) -> str:
-    """The lineup, whose playouts, and the weight files its bots read: a cached chunk of other
-    weights is never reused."""
+def _lineup_tag(spec: str, by: str = UNFITTED, value: str | None = None) -> str:
+    """The lineup, whose playouts, the value model and the weight files its bots read: a
+    cached chunk of other weights is never reused."""
     # v4: with the context and lookahead values; an unfitted playout keeps v4's old tags
     digest = hashlib.sha256(f"rows-v4 {spec}{'' if by == UNFITTED else ' by ' + by}".encode())
+    if value:
+        digest.update(load_value(None if value == SHIPPED else value).info["sha256"].encode())
     for path in (WEIGHTS_FILE, TUNED_FILE, CHOICE_FILE):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -150,7 +165,7 @@ def _play(task: tuple) -> list[tuple[int, int, list, list]]:
     from simulate import play_game
     from simulate.seeds import game_seed
 
-    master, start, count, spec, rollouts, horizon, seats, cache, tag, by = task
+    master, start, count, spec, rollouts, horizon, seats, cache, tag, by, value = task
     done = None
     if cache is not None:
         name = f"{tag}-r{rollouts}-h{horizon}-s{''.join(map(str, seats))}-{master}-{start:06d}"
@@ -162,7 +177,9 @@ def _play(task: tuple) -> list[tuple[int, int, list, list]]:
             ]
     out = []
     for i in range(start, start + count):
-        team = tuple(Recorder(spec, rollouts, horizon, f in seats, by) for f in range(len(NAMES)))
+        team = tuple(
+            Recorder(spec, rollouts, horizon, f in seats, by, value) for f in range(len(NAMES))
+        )
         play_game(game_seed(master, i), team)
         for seat in team:
             out.extend((i, f, feats, q, ctx, g) for f, feats, q, ctx, g in seat.rows)
@@ -183,16 +200,30 @@ def collect(
     cache: Path | None = None,
     seats: tuple[int, ...] = (0, 1, 2),
     by: str = UNFITTED,
+    value: str | None = None,
 ) -> list[tuple[int, int, list, list]]:
     """(game, faction, options, search values) for every top-level decision of the ``seats``
     (Faction indices) in ``games`` games of the ``spec`` lineup, in game order whatever
     ``jobs``; the same games whatever ``seats``; chunks already in the ``cache`` folder are
-    read, not played again (a stopped fit resumes). ``by``: whose playouts give the values."""
+    read, not played again (a stopped fit resumes). ``by``: whose playouts give the values;
+    ``value``: the value model scoring their leaves (``SHIPPED``, a file, or None)."""
     if cache is not None:
         Path(cache).mkdir(parents=True, exist_ok=True)
-    tag = _lineup_tag(spec, by)
+    tag = _lineup_tag(spec, by, value)
     tasks = [
-        (seed, s, min(CHUNK, games - s), spec, rollouts, horizon, tuple(seats), cache, tag, by)
+        (
+            seed,
+            s,
+            min(CHUNK, games - s),
+            spec,
+            rollouts,
+            horizon,
+            tuple(seats),
+            cache,
+            tag,
+            by,
+            value,
+        )
         for s in range(0, games, CHUNK)
     ]
     return played(_play, tasks, jobs)
@@ -347,6 +378,12 @@ def parser() -> argparse.ArgumentParser:
         help="whose bots play the playouts of the search values: the default lineup without its"
         " learned choice (unfitted), or as the default mcts plays them (lineup)",
     )
+    ap.add_argument(
+        "--value",
+        metavar="shipped|FILE",
+        help="score the playouts' leaves by a learned value model (as mcts:value=1): the shipped"
+        " one, or a value model file; default: the evaluation",
+    )
     ap.add_argument("--out", type=Path, default=CHOICE_FILE)
     ap.add_argument(
         "--cache",
@@ -367,6 +404,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 5 or args.rollouts < 1 or args.horizon < 0:
         print("need --games >= 5, --rollouts >= 1, --horizon >= 0", file=sys.stderr)
         return 2
+    if args.value:
+        try:  # a bad model file is refused before any game is played
+            load_value(None if args.value == SHIPPED else args.value)
+        except BadValueModel as err:
+            print(f"--value: {err}", file=sys.stderr)
+            return 2
     seats = tuple(sorted({NAMES.index(n) for n in args.seat or NAMES}))
     kept, header = _kept(args.out, seats)
     if kept is None:
@@ -385,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         args.cache,
         seats,
         args.playouts,
+        args.value,
     )
     models = dict(kept)
     for f in seats:
@@ -401,6 +445,7 @@ def main(argv: list[str] | None = None) -> int:
         f"python -m strategies.fitting.choice_fit --games {args.games} --seed {args.seed} "
         f"--rollouts {args.rollouts} --horizon {args.horizon} --lineup {args.lineup}"
         + (f" --playouts {args.playouts}" if args.playouts != UNFITTED else "")
+        + (f" --value {args.value}" if args.value else "")
         + "".join(f" --seat {NAMES[f]}" for f in seats if args.seat)
     )
     made = "Made by" if not kept else f"Then {', '.join(NAMES[f] for f in seats)} by"
