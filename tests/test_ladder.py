@@ -13,6 +13,7 @@ from scipy import stats as scipy_stats
 from statsmodels.stats.proportion import proportion_confint
 
 from simulate.analysis import ladder as analysis
+from simulate.analysis import ladder_cards
 from simulate.study import dataset
 from simulate.study.errors import RunError
 from simulate.study.ladder import Ladder, play_ladder
@@ -298,3 +299,81 @@ def test_bad_ladder_pool_input_is_one_line(tmp_path, args, message):
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and message in lines[0]
+
+
+# -- where the gain is made (ladder_cards) --------------------------------------------------
+
+
+def test_a_challenger_that_plays_like_the_field_gains_nothing_at_any_card(tmp_path):
+    _ladder(tmp_path / "l", games=("8",), challengers=(SAME_AS_RANDOM,))
+    by_card = analysis.card_gains([tmp_path / "l"])
+    assert {(g.faction, g.turn) for g in by_card} >= {(f, 1) for f in ("DS", "BK", "VE")}
+    assert all(g.margin_gain == 0.0 and g.games <= 8 for g in by_card)
+    assert all(s["rise"] == 0.0 for s in ladder_cards.steps(by_card))
+
+
+def test_the_gain_after_a_card_is_the_mean_paired_change_of_the_seats_margin(tmp_path):
+    # 5.0: the seat's VP less the best other Faction's, after the card, challenger - field
+    out = tmp_path / "l"
+    _ladder(out, games=("10",), challengers=("heuristic-fast",))
+    turns = pl.read_parquet(out / "turns" / "*.parquet")
+    after: dict[tuple, dict] = {}
+    for row in turns.iter_rows(named=True):  # each Faction's last line of each card
+        key = (row["lineup"], row["game_index"], row["turn"])
+        after.setdefault(key, {})[row["faction"]] = row["vp"]
+    by_card = analysis.card_gains([out])
+    for g in [g for g in by_card if g.turn in (1, 12, 20)]:
+        rung = next(r["key"] for r in json.loads((out / "manifest.json").read_text())["lineups"]
+                    if r.get("seat") == g.faction)  # fmt: skip
+
+        def margin(vp, seat=g.faction):
+            return vp[seat] - max(v for f, v in vp.items() if f != seat)
+
+        diffs = [
+            margin(after[(rung, i, g.turn)]) - margin(after[("field", i, g.turn)])
+            for i in range(10)
+            if (rung, i, g.turn) in after and ("field", i, g.turn) in after
+        ]
+        assert g.games == len(diffs)
+        assert g.margin_gain == pytest.approx(np.mean(diffs))
+        if len(diffs) > 1 and np.std(diffs) > 0:
+            half = scipy_stats.t.ppf(0.975, len(diffs) - 1) * np.std(diffs, ddof=1)
+            assert g.hi - g.margin_gain == pytest.approx(half / math.sqrt(len(diffs)))
+
+
+def test_where_a_gain_is_made_names_the_largest_one_card_rise_and_the_card_before_it():
+    def row(turn, gain, kind="event", share=0.75):
+        return ladder_cards.CardGain("DS", "mcts", turn, 100, gain, gain - 1, gain + 1, kind, share)
+
+    found = [row(t, -0.3) for t in range(1, 9)] + [row(9, -0.3, "succession", 1.0)]
+    found += [row(10, 0.7), row(11, 1.0), row(12, 1.6)]
+    (made,) = ladder_cards.steps(found)
+    assert (made["rise_turn"], made["last_turn"]) == (10, 12)
+    assert made["rise"] == pytest.approx(1.0) and made["gain_before"] == -0.3
+    words = ladder_cards.step_words(made)
+    assert "at card 10, just after a Succession card (every game)" in words
+    assert words.startswith("-0.30 VP of margin before card 10, +1.60 after card 12")
+
+
+def test_pooled_ladders_add_their_pairs_card_by_card(tmp_path):
+    _ladder(tmp_path / "a", games=("6",), seed=5)
+    _ladder(tmp_path / "b", games=("6",), seed=6)
+    one, two = (analysis.card_gains([tmp_path / x]) for x in "ab")
+    pooled = analysis.card_gains([tmp_path / "a", tmp_path / "b"])
+    first = {(g.faction, g.turn): g.games for g in one}
+    second = {(g.faction, g.turn): g.games for g in two}
+    for g in pooled:
+        key = (g.faction, g.turn)
+        assert g.games == first.get(key, 0) + second.get(key, 0)
+
+
+def test_the_ladder_json_and_report_say_where_each_gain_is_made(tmp_path):
+    out = tmp_path / "l"
+    _ladder(out, games=("6",))
+    files = analysis.write(out)
+    payload = json.loads(files.json.read_text())
+    assert {r["faction"] for r in payload["card_gains"]} == {"DS", "BK", "VE"}
+    assert [s["faction"] for s in payload["where_made"]] == ["DS", "BK", "VE"]
+    text = files.markdown.read_text()
+    assert "## Where the gain is made" in text and "ladder-cards.png" in text
+    assert (out / "report" / "ladder-cards.png").is_file()

@@ -7,7 +7,7 @@ the challenger minus with the field's bot, with Newcombe's paired interval
 seat's VP margin (its VP less the best other Faction's, what decides the winner, 5.0) with a
 paired Student-t interval: a finer measure than wins, which a change of a few games hides.
 A pair whose game errored on either side is dropped. A Faction's *exploitability* is its
-largest gain over challengers.
+largest gain over challengers. Where each gain is made, card by card: ``ladder_cards``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 import polars as pl
 
-from simulate.analysis import render, stats
+from simulate.analysis import ladder_cards, render, stats
 from simulate.analysis.formatting import finite, level, pct, pp, pp_ci
 from simulate.analysis.run import ReportError
 from simulate.result import FACTIONS
@@ -97,6 +97,17 @@ def pooled_gains(directories: list[Path], confidence: float = 0.95) -> list[Gain
         _gain(seat, challenger, pl.concat(parts), confidence)
         for (seat, challenger), parts in cells.items()
     ]
+
+
+def card_gains(directories: list[Path], confidence: float = 0.95) -> list[ladder_cards.CardGain]:
+    """Each cell's VP-margin gain card by card (``ladder_cards``), over the paired games of
+    every ladder in ``directories`` that plays it (as ``pooled_gains`` pools them)."""
+    gaps: dict[ladder_cards.Cell, list] = {}
+    for directory in map(Path, directories):
+        _, cells = _cells(directory)
+        for cell, frame in ladder_cards.card_gaps(directory, cells).items():
+            gaps.setdefault(cell, []).append(frame)
+    return ladder_cards.card_gains(gaps, confidence)
 
 
 def _measured(man: dict[str, Any]) -> tuple:
@@ -238,6 +249,10 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
         "records": [g.to_json() for g in found],
         "exploitability": finite(worst),
     }
+    by_card = card_gains([directory], confidence)
+    made = ladder_cards.steps(by_card) if by_card else []
+    payload["card_gains"] = [g.to_json() for g in by_card]
+    payload["where_made"] = finite(made)
     curves = budget_curves(man, found)
     if curves:
         payload["budget_curves"] = finite(curves)
@@ -247,6 +262,11 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
     png = figures.save(figures.ladder(found, confidence), out / "ladder.png")
     lvl = level(confidence)
     budgets = _budget_figures(curves, out, confidence)
+    cards_png = None
+    if by_card:
+        cards_png = figures.save(
+            figures.ladder_cards(by_card, confidence), out / "ladder-cards.png"
+        )
     context = {
         "title": f"Bot ladder: {directory.resolve().name}",
         "field": ", ".join(f"{f} `{s}`" for f, s in man["config"]["field"].items()),
@@ -291,6 +311,16 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
             png, f"Deviation gain per seat and challenger, with {lvl} paired intervals."
         ),
         "directory": str(directory),
+        "cards_figure": cards_png
+        and render.Figure(
+            cards_png,
+            f"Each seat's VP-margin gain after every card, {lvl} paired intervals: where the"
+            " gain is made.",
+        ),
+        "where_made": render.table(
+            ["seat", "challenger", "where the gain is made"],
+            [(s["faction"], f"`{s['challenger']}`", ladder_cards.step_words(s)) for s in made],
+        ),
         "budgets": budgets,
         "budget_table": render.table(
             ["challenger", "budget", "seat", "paired games", "gain", f"{lvl} paired CI"],

@@ -105,7 +105,8 @@ def ladder(
 @click.argument("ladders", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--json", "json_out", type=click.Path(path_type=Path), default=None, metavar="FILE",
-    help="Also write the pooled gains as JSON (ladder.json's records and exploitability).",
+    help="Also write the pooled gains as JSON (ladder.json's records, exploitability and"
+    " gains card by card).",
 )  # fmt: skip
 def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
     """Pool the paired games of ladders of the same field and rules on different seeds.
@@ -119,6 +120,7 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
     import json
 
     from simulate.analysis import ladder as analysis
+    from simulate.analysis import ladder_cards
     from simulate.analysis.formatting import finite
     from simulate.analysis.run import ReportError
 
@@ -126,12 +128,18 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
         found = analysis.pooled_gains(list(ladders))
     except ReportError as exc:
         raise InputError(str(exc)) from None
+    by_card = analysis.card_gains(list(ladders))
+    made = ladder_cards.steps(by_card) if by_card else []
     _echo_gains(found)
+    for s in made:
+        click.echo(f"{s['faction']} {s['challenger']}: {ladder_cards.step_words(s)}")
     if json_out is not None:
         payload = {
             "ladders": [str(p) for p in ladders],
             "records": [g.to_json() for g in found],
             "exploitability": finite(analysis.exploitability(found)),
+            "card_gains": [g.to_json() for g in by_card],
+            "where_made": finite(made),
         }
         try:
             json_out.write_text(json.dumps(payload, indent=2, allow_nan=False) + "\n", "utf-8")

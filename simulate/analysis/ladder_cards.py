@@ -1,0 +1,152 @@
+"""Where a ladder's gain is made: each seat's VP-margin gain card by card.
+
+For a seat and a challenger, the seat's VP margin after each card (its VP less the best other
+Faction's, 5.0), in the challenger's game less in the field's game of the same index (the same
+seed, so the same deck: 2.1), is averaged over the pairs that reached that card, with a paired
+Student-t interval. A gain made at one point of the deck shows as a step: the Succession
+cards (2.5) stand at the same places in every game, so a step just after one names a part of
+the game the field's bot plays worse than the challenger. The pairs are those of the gain
+(``ladder._cells``: a game that errored on either side is dropped).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from simulate.analysis.formatting import finite
+from simulate.result import FACTIONS
+from simulate.study import dataset
+from simulate.study.ladder import FIELD
+
+Cell = tuple[str, str]  # (seat, challenger)
+
+
+@dataclass(frozen=True)
+class CardGain:
+    faction: str
+    challenger: str
+    turn: int  # 1-based position of the card in the deck
+    games: int  # pairs whose games both reached this card
+    margin_gain: float  # mean paired change of the seat's VP margin after this card
+    lo: float
+    hi: float
+    card_kind: str  # the kind of this card in most of the field's games (event, succession...)
+    kind_share: float  # in what share of them
+
+    def to_json(self) -> dict[str, Any]:
+        return finite(dict(self.__dict__))
+
+
+def card_gaps(directory: Path, cells: list[tuple[str, str, pl.DataFrame]]) -> dict[Cell, Any]:
+    """Per cell of ``ladder._cells(directory)``: one row per pair and card (``game_index``,
+    ``turn``, the seat's margin change ``gap``, the field game's ``card_kind``)."""
+    cols = ["lineup", "game_index", "turn", "faction", "vp", "card_kind"]
+    turns = pl.from_arrow(dataset.read_table(Path(directory), "turns", cols))
+    assert isinstance(turns, pl.DataFrame)
+    if turns.height == 0:
+        return {}
+    # every Faction's VP after each card (its last line of the card), one row per card
+    vp = (
+        turns.group_by(["lineup", "game_index", "turn", "faction"], maintain_order=True)
+        .agg(pl.col("vp").last())
+        .pivot(on="faction", index=["lineup", "game_index", "turn"], values="vp")
+    )
+    kinds = (
+        turns.filter(pl.col("lineup") == FIELD)
+        .group_by(["game_index", "turn"])
+        .agg(pl.col("card_kind").first())
+    )
+    field = vp.filter(pl.col("lineup") == FIELD).join(kinds, on=["game_index", "turn"])
+    out: dict[Cell, Any] = {}
+    for seat, challenger, pairs in cells:
+        key = pairs.get_column("lineup")[0]
+        games = pairs.select("game_index")
+        mine = vp.filter(pl.col("lineup") == key).join(games, on="game_index")
+        both = mine.join(field, on=["game_index", "turn"], suffix="_field")
+        others = [f for f in FACTIONS if f != seat]
+        gap = (pl.col(seat) - pl.max_horizontal(others)) - (
+            pl.col(f"{seat}_field") - pl.max_horizontal([f"{f}_field" for f in others])
+        )
+        out[(seat, challenger)] = both.select(
+            "game_index", "turn", gap.cast(pl.Float64).alias("gap"), "card_kind"
+        )
+    return out
+
+
+def card_gains(gaps: dict[Cell, list[Any]], confidence: float = 0.95) -> list[CardGain]:
+    """The mean margin change per cell and card, with its paired Student-t interval, over
+    every frame of ``card_gaps`` given for the cell (several ladders pool by concatenation)."""
+    from scipy import stats as sps
+
+    out = []
+    for (seat, challenger), parts in gaps.items():
+        frame = pl.concat(parts)
+        by = (
+            frame.group_by("turn")
+            .agg(
+                pl.col("gap").mean().alias("mean"),
+                pl.col("gap").std().alias("sd"),
+                pl.len().alias("n"),
+                pl.col("card_kind").mode().first().alias("kind"),
+                (pl.col("card_kind") == pl.col("card_kind").mode().first()).mean().alias("share"),
+            )
+            .sort("turn")
+        )
+        for turn, mean, sd, n, kind, share in by.iter_rows():
+            if n > 1 and sd is not None:
+                half = float(sps.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
+            else:
+                half = math.inf
+            out.append(
+                CardGain(seat, challenger, turn, n, mean, mean - half, mean + half, kind, share)
+            )
+    return out
+
+
+def steps(found: list[CardGain]) -> list[dict[str, Any]]:
+    """Per cell: the gain after the last card most pairs reached, and the card with the
+    largest one-card rise of the gain (where it is made), with the kind of the card before it."""
+    out = []
+    for cell in dict.fromkeys((g.faction, g.challenger) for g in found):
+        rows = [g for g in found if (g.faction, g.challenger) == cell]
+        most = max(g.games for g in rows)
+        rows = [g for g in rows if g.games >= most / 2]  # the last few cards: a few long games
+        rise, at, before = -math.inf, rows[0], None
+        for prev, g in zip([None, *rows], rows, strict=False):
+            r = g.margin_gain - (prev.margin_gain if prev is not None else 0.0)
+            if r > rise:
+                rise, at, before = r, g, prev
+        out.append(
+            {
+                "faction": cell[0],
+                "challenger": cell[1],
+                "last_turn": rows[-1].turn,
+                "gain_end": rows[-1].margin_gain,
+                "rise_turn": at.turn,
+                "rise": rise,
+                "gain_before": before.margin_gain if before is not None else 0.0,
+                "after_kind": before.card_kind if before is not None else None,
+                "after_share": before.kind_share if before is not None else None,
+            }
+        )
+    return out
+
+
+def step_words(s: dict[str, Any]) -> str:
+    """A ``steps`` entry in plain words."""
+    where = f"card {s['rise_turn']}"
+    kind = s["after_kind"]
+    if kind is not None and kind != "event":
+        share = s["after_share"]
+        every = "every game" if share >= 0.999 else f"{100 * share:.0f}% of the games"
+        where += f", just after a {kind.capitalize()} card ({every})"
+    return (
+        f"{s['gain_before']:+.2f} VP of margin before card {s['rise_turn']}, "
+        f"{s['gain_end']:+.2f} after card {s['last_turn']}; the largest one-card rise, "
+        f"{s['rise']:+.2f}, at {where}"
+    )
