@@ -355,6 +355,17 @@ def test_where_a_gain_is_made_names_the_largest_one_card_rise_and_the_card_befor
     assert words.startswith("-0.30 VP of margin before card 10, +1.60 after card 12")
 
 
+def test_where_a_loss_is_made_names_the_largest_one_card_fall():
+    def row(turn, gain):
+        return ladder_cards.CardGain(
+            "BK", "random", turn, 50, gain, gain - 1, gain + 1, "event", 0.8
+        )
+
+    (made,) = ladder_cards.steps([row(1, 0.2), row(2, 0.5), row(3, -1.5), row(4, -1.8)])
+    assert (made["rise_turn"], made["rise"]) == (3, pytest.approx(-2.0))
+    assert "the largest one-card fall, -2.00, at card 3" in ladder_cards.step_words(made)
+
+
 def test_pooled_ladders_add_their_pairs_card_by_card(tmp_path):
     _ladder(tmp_path / "a", games=("6",), seed=5)
     _ladder(tmp_path / "b", games=("6",), seed=6)

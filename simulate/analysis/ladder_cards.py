@@ -109,18 +109,22 @@ def card_gains(gaps: dict[Cell, list[Any]], confidence: float = 0.95) -> list[Ca
 
 
 def steps(found: list[CardGain]) -> list[dict[str, Any]]:
-    """Per cell: the gain after the last card most pairs reached, and the card with the
-    largest one-card rise of the gain (where it is made), with the kind of the card before it."""
+    """Per cell: the gain after the last card most pairs reached, and the card of the largest
+    one-card change of the gain in its direction (a rise where the challenger ends ahead, a
+    fall where it ends behind: where the gain or loss is made), with the kind of the card
+    before it."""
     out = []
     for cell in dict.fromkeys((g.faction, g.challenger) for g in found):
         rows = [g for g in found if (g.faction, g.challenger) == cell]
         most = max(g.games for g in rows)
         rows = [g for g in rows if g.games >= most / 2]  # the last few cards: a few long games
+        sign = 1.0 if rows[-1].margin_gain >= 0 else -1.0
         rise, at, before = -math.inf, rows[0], None
         for prev, g in zip([None, *rows], rows, strict=False):
-            r = g.margin_gain - (prev.margin_gain if prev is not None else 0.0)
+            r = sign * (g.margin_gain - (prev.margin_gain if prev is not None else 0.0))
             if r > rise:
                 rise, at, before = r, g, prev
+        rise *= sign
         out.append(
             {
                 "faction": cell[0],
@@ -147,6 +151,6 @@ def step_words(s: dict[str, Any]) -> str:
         where += f", just after a {kind.capitalize()} card ({every})"
     return (
         f"{s['gain_before']:+.2f} VP of margin before card {s['rise_turn']}, "
-        f"{s['gain_end']:+.2f} after card {s['last_turn']}; the largest one-card rise, "
-        f"{s['rise']:+.2f}, at {where}"
+        f"{s['gain_end']:+.2f} after card {s['last_turn']}; the largest one-card "
+        f"{'fall' if s['gain_end'] < 0 else 'rise'}, {s['rise']:+.2f}, at {where}"
     )
