@@ -318,9 +318,11 @@ def test_the_gain_after_a_card_is_the_mean_paired_change_of_the_seats_margin(tmp
     _ladder(out, games=("10",), challengers=("heuristic-fast",))
     turns = pl.read_parquet(out / "turns" / "*.parquet")
     after: dict[tuple, dict] = {}
+    units: dict[tuple, int] = {}
     for row in turns.iter_rows(named=True):  # each Faction's last line of each card
         key = (row["lineup"], row["game_index"], row["turn"])
         after.setdefault(key, {})[row["faction"]] = row["vp"]
+        units[(*key, row["faction"])] = row["units_on_map"]
     by_card = analysis.card_gains([out])
     for g in [g for g in by_card if g.turn in (1, 12, 20)]:
         rung = next(r["key"] for r in json.loads((out / "manifest.json").read_text())["lineups"]
@@ -336,6 +338,12 @@ def test_the_gain_after_a_card_is_the_mean_paired_change_of_the_seats_margin(tmp
         ]
         assert g.games == len(diffs)
         assert g.margin_gain == pytest.approx(np.mean(diffs))
+        held = [
+            units[(rung, i, g.turn, g.faction)] - units[("field", i, g.turn, g.faction)]
+            for i in range(10)
+            if (rung, i, g.turn) in after and ("field", i, g.turn) in after
+        ]
+        assert g.held["units_on_map"] == pytest.approx(np.mean(held))
         if len(diffs) > 1 and np.std(diffs) > 0:
             half = scipy_stats.t.ppf(0.975, len(diffs) - 1) * np.std(diffs, ddof=1)
             assert g.hi - g.margin_gain == pytest.approx(half / math.sqrt(len(diffs)))
@@ -343,7 +351,10 @@ def test_the_gain_after_a_card_is_the_mean_paired_change_of_the_seats_margin(tmp
 
 def test_where_a_gain_is_made_names_the_largest_one_card_rise_and_the_card_before_it():
     def row(turn, gain, kind="event", share=0.75):
-        return ladder_cards.CardGain("DS", "mcts", turn, 100, gain, gain - 1, gain + 1, kind, share)
+        held = {"units_on_map": 9.2, "resources": -5.2}
+        return ladder_cards.CardGain(
+            "DS", "mcts", turn, 100, gain, gain - 1, gain + 1, kind, share, held
+        )
 
     found = [row(t, -0.3) for t in range(1, 9)] + [row(9, -0.3, "succession", 1.0)]
     found += [row(10, 0.7), row(11, 1.0), row(12, 1.6)]
@@ -353,12 +364,13 @@ def test_where_a_gain_is_made_names_the_largest_one_card_rise_and_the_card_befor
     words = ladder_cards.step_words(made)
     assert "at card 10, just after a Succession card (every game)" in words
     assert words.startswith("-0.30 VP of margin before card 10, +1.60 after card 12")
+    assert words.endswith("the seat held, before it: Units on the map +9.2, Resources -5.2")
 
 
 def test_where_a_loss_is_made_names_the_largest_one_card_fall():
     def row(turn, gain):
         return ladder_cards.CardGain(
-            "BK", "random", turn, 50, gain, gain - 1, gain + 1, "event", 0.8
+            "BK", "random", turn, 50, gain, gain - 1, gain + 1, "event", 0.8, {}
         )
 
     (made,) = ladder_cards.steps([row(1, 0.2), row(2, 0.5), row(3, -1.5), row(4, -1.8)])
