@@ -311,8 +311,9 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
             png, f"Deviation gain per seat and challenger, with {lvl} paired intervals."
         ),
         "directory": str(directory),
-        "cards_figure": cards_png
-        and render.Figure(
+        "cards_figure": None
+        if cards_png is None
+        else render.Figure(
             cards_png,
             f"Each seat's VP-margin gain after every card, {lvl} paired intervals: where the"
             " gain is made.",
