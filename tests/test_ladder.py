@@ -52,6 +52,8 @@ def test_a_seat_no_challenger_beats_is_said_in_plain_words(tmp_path):
     better = {"gain": 0.05, "lo": 0.02, "hi": 0.08, "challenger": "mcts"}
     assert analysis.seat_words(better).startswith("mcts beats the field in this seat by +5.0")
     assert "in words" in (out / "report" / "ladder.md").read_text(encoding="utf-8")
+    # where each gain is made, a line per seat: nothing anywhere for the same bot
+    assert f"VE {SAME_AS_RANDOM}: +0.00 VP of margin before card" in result.output
 
 
 def test_a_ladder_folder_of_other_settings_is_refused_in_words(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -97,6 +98,7 @@ def ladder(
     rate = done.played / done.seconds if done.seconds > 0 else 0.0
     click.echo(f"Played {done.played} games in {done.seconds:.1f}s ({rate:.1f} games/s).")
     _echo_gains(found)
+    _echo_where(json.loads(files.json.read_text("utf-8"))["where_made"])
     click.echo(f"Ladder: {files.json}; report: {files.html}")
     ctx.exit(3 if done.failures else 0)
 
@@ -117,8 +119,6 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
     play it. Ladders of different fields, bot versions, rules or challenger parameters, or of
     the same master seed with a cell in common, are refused.
     """
-    import json
-
     from simulate.analysis import ladder as analysis
     from simulate.analysis import ladder_cards
     from simulate.analysis.formatting import finite
@@ -131,8 +131,7 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
     by_card = analysis.card_gains(list(ladders))
     made = ladder_cards.steps(by_card) if by_card else []
     _echo_gains(found)
-    for s in made:
-        click.echo(f"{s['faction']} {s['challenger']}: {ladder_cards.step_words(s)}")
+    _echo_where(made)
     if json_out is not None:
         payload = {
             "ladders": [str(p) for p in ladders],
@@ -146,6 +145,14 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
         except OSError as exc:
             raise InputError(f"cannot write {json_out}: {exc.strerror or exc}") from None
         click.echo(f"Pooled gains: {json_out}")
+
+
+def _echo_where(made: list) -> None:
+    """A line per seat and challenger: where its gain is made (``ladder_cards.steps``)."""
+    from simulate.analysis import ladder_cards
+
+    for s in made:
+        click.echo(f"{s['faction']} {s['challenger']}: {ladder_cards.step_words(s)}")
 
 
 def _echo_gains(found: list) -> None:
