@@ -264,9 +264,9 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
     budgets = _budget_figures(curves, out, confidence)
     cards_png = None
     if by_card:
-        cards_png = figures.save(
-            figures.ladder_cards(by_card, confidence), out / "ladder-cards.png"
-        )
+        from simulate.analysis.strength_figures import ladder_cards as cards_figure
+
+        cards_png = figures.save(cards_figure(by_card, confidence), out / "ladder-cards.png")
     context = {
         "title": f"Bot ladder: {directory.resolve().name}",
         "field": ", ".join(f"{f} `{s}`" for f, s in man["config"]["field"].items()),

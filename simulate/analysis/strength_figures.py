@@ -1,16 +1,24 @@
 """Figures of strength as an axis: the strength curve (win rate against rung) and a ladder's
-deviation gain against the challenger's budget. Drawn like ``figures`` (object API, Agg
+deviation gain against the challenger's budget and card by card (where it is made). Drawn like ``figures`` (object API, Agg
 canvas, the Factions' colours); ``figures.save`` writes them."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
 
-from simulate.analysis.figures import FACTION_COLOURS, FACTION_NAMES, FACTIONS, _figure, _pct_axis
+from simulate.analysis.figures import (
+    FACTION_COLOURS,
+    FACTION_NAMES,
+    FACTIONS,
+    _figure,
+    _pct_axis,
+    variant_colour,
+)
 
 SPEED_COLOUR = "#9e9e9e"
 
@@ -92,4 +100,35 @@ def gain_against_budget(
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.suptitle(f"Deviation gain against budget: {base} ({100 * confidence:g}% paired intervals)")
+    return fig
+
+
+def ladder_cards(found: Sequence[Any], confidence: float = 0.95) -> Figure:
+    """Each seat's VP-margin gain card by card (panel per seat, line per challenger), with
+    paired intervals; dotted lines at the Succession cards (2.5): where a gain is made."""
+    seats = [f for f in FACTION_NAMES if any(g.faction == f for g in found)] or ["DS"]
+    fig = _figure(4.2 * len(seats) + 0.8, 3.6)
+    axes = np.atleast_1d(fig.subplots(1, len(seats), sharey=True))
+    for ax, f in zip(axes, seats, strict=True):
+        mine = [g for g in found if g.faction == f]
+        for i, ch in enumerate(dict.fromkeys(g.challenger for g in mine)):
+            rows = [g for g in mine if g.challenger == ch]
+            x = [g.turn for g in rows]
+            lo = [g.lo if math.isfinite(g.lo) else g.margin_gain for g in rows]
+            hi = [g.hi if math.isfinite(g.hi) else g.margin_gain for g in rows]
+            colour = variant_colour(i)
+            ax.plot(x, [g.margin_gain for g in rows], color=colour, lw=1.6, label=ch)
+            ax.fill_between(x, lo, hi, color=colour, alpha=0.15, lw=0)
+        for t in sorted({g.turn for g in mine if g.card_kind == "succession"}):
+            ax.axvline(t, color="#777777", lw=0.9, ls=":")
+        ax.axhline(0, color="#555555", lw=1, ls="--")
+        ax.set_title(FACTION_NAMES[f])
+        ax.set_xlabel("card")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7.5, loc="upper left")
+    axes[0].set_ylabel("gain in VP margin after the card")
+    fig.suptitle(
+        f"Where the gain is made: VP-margin gain card by card, {100 * confidence:g}% paired"
+        " intervals (dotted: Succession cards)"
+    )
     return fig
