@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from simulate import play_game
 from simulate.rules.ruleset import load_rules
+from simulate.rules.state import KHALJI, TUGHLAQ
+from simulate.study.bot_space import base_value
 from strategies.fitting import choice_fit
 from strategies.lineup import default_lineup
 from strategies.policies.heuristic import HeuristicStrategy
@@ -22,6 +24,7 @@ from strategies.policies.heuristic.choice import (
     feature_names,
     option_features,
 )
+from strategies.policies.heuristic.weights import set_dotted
 from strategies.registry import make
 
 LAYERS = default_lineup().layers["VE"]  # the default's policy: its values and learned choice
@@ -129,7 +132,9 @@ def _rows(value, seed: int = 4) -> list[tuple]:
     for game in range(20):
         for _ in range(5):
             late = rng.random()
-            ctx = list(choice_context(late, rng.randrange(10), rng.uniform(-5, 5)))
+            ctx = list(
+                choice_context(late, rng.randrange(10), rng.uniform(-5, 5), rng.randrange(2))
+            )
             feats = [(rng.uniform(-2, 2), a, c, d) for a, c, d in OPTIONS]
             q = [value(v, a, c, late) + 7.0 for v, a, c, _ in feats]
             rows.append((game, 2, feats, q, ctx, [(0.0, 0.0)] * len(feats)))
@@ -167,7 +172,7 @@ def test_the_fit_learns_an_option_worth_more_late_in_the_deck():
     # choice passes late and not early, where the option's own terms alone cannot
     rows = _rows(lambda v, a, c, late: 0.5 * v + (2.0 * late - 1.0 if a == "pass" else 0.0))
     model = choice_fit.fit(rows, 2, lam=0.0)
-    early, late = choice_context(0.0, 3, 0.0), choice_context(1.0, 3, 0.0)
+    early, late = choice_context(0.0, 3, 0.0, 1), choice_context(1.0, 3, 0.0, 1)
     for ctx, want in ((early, -1.0), (late, 1.0)):
         gap = _score(model, 0.0, "pass", None, None, ctx) - _score(
             model, 0.0, "event", None, None, ctx
@@ -184,9 +189,37 @@ def test_fitted_terms_cross_the_options_features_with_the_position():
     fb = bot.bot
     fb.terms = compile_terms({"late*a:pass": 2.0, "ac:limited:rally": 0.5})
     feats = option_features(1.0, {"action": "pass"})
-    assert fb.terms_score(feats, (0.25, 0.0625, 0.0, 0.0)) == pytest.approx(0.5)
+    assert fb.terms_score(feats, (0.25, 0.0625, 0.0, 0.0, 1.0)) == pytest.approx(0.5)
     rally = option_features(1.0, {"action": "limited", "command": "rally", "decree": None})
-    assert fb.terms_score(rally, (0.25, 0.0625, 0.0, 0.0)) == pytest.approx(0.5)
+    assert fb.terms_score(rally, (0.25, 0.0625, 0.0, 0.0, 1.0)) == pytest.approx(0.5)
+
+
+def test_a_khalji_term_counts_only_while_the_khalji_dynasty_rules():
+    # 2.7: the Khalji Dynasty rules until the first Succession card makes it Tughlaq (2.7.2);
+    # "khalji*c:conscript" weighs Conscript before it and not after
+    bot = HeuristicStrategy(layers=LAYERS)
+    bot.new_game("DS", random.Random(0), load_rules())
+    fb = bot.bot
+    fb.terms = compile_terms({"khalji*c:conscript": 1.5})
+    conscript = option_features(1.0, {"action": "limited", "command": "conscript"})
+    khalji, tughlaq = choice_context(0.2, 5, 0.0, KHALJI), choice_context(0.2, 5, 0.0, TUGHLAQ)
+    assert fb.terms_score(conscript, khalji) == pytest.approx(1.5)
+    assert fb.terms_score(conscript, tughlaq) == 0.0
+
+
+def test_a_spec_sets_a_fitted_term_the_shipped_weights_leave_empty():
+    # play.choice.terms is empty in weights.toml: a spec (or tune-bots) may name any term in
+    # it, which starts from 0 (absent); a value outside such a table is still refused
+    weights = {"play": {"choice": {"terms": {"late*a:pass": 1.0}}, "aggression": 0.5}}
+    set_dotted(weights, "play.choice.terms.khalji*c:conscript", 0.25)
+    assert weights["play"]["choice"]["terms"] == {"late*a:pass": 1.0, "khalji*c:conscript": 0.25}
+    with pytest.raises(ValueError, match="unknown weight"):
+        set_dotted(weights, "play.choice.nonsense", 1.0)
+    assert base_value("play.choice.terms.khalji*c:conscript") == 0.0
+    seat = make("heuristic:play.choice.terms.khalji*c:conscript=0.25")
+    seat.new_game("DS", random.Random(0), load_rules())
+    khalji = CHOICE_CONTEXT.index("khalji")
+    assert (khalji, {"c:conscript": 0.25}) in seat.policy.bot.terms
 
 
 @settings(max_examples=60, deadline=None)
@@ -205,13 +238,16 @@ def test_an_options_compiled_terms_score_it_exactly_as_its_features_do(
     names = sorted({n for a, c, d in OPTIONS for n, _ in feature_names(a, c, d)})
     terms = {}
     for i, w in enumerate(weights):  # own terms and terms crossed with each context feature
-        name, z = names[(i * 7 + pick) % len(names)], ("", *CHOICE_CONTEXT)[i % 5]
+        name, z = (
+            names[(i * 7 + pick) % len(names)],
+            ("", *CHOICE_CONTEXT)[i % (len(CHOICE_CONTEXT) + 1)],
+        )
         terms[f"{z}*{name}" if z else name] = w
     bot = HeuristicStrategy(layers=LAYERS)
     bot.new_game("DS", random.Random(0), load_rules())
     fb = bot.bot
     fb.terms = compiled = compile_terms(terms)
-    ctx = choice_context(late, 4, margin)
+    ctx = choice_context(late, 4, margin, 0)
     for a, c, d in OPTIONS:
         plan = {"action": a, "command": c, "decree": d}
         want = fb.terms_score(option_features(v, plan), ctx)

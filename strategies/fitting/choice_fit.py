@@ -140,7 +140,9 @@ class Recorder:
         feats = [(v, p["action"], p.get("command"), p.get("decree")) for v, p in options]
         ev = self.planner.ev
         margin = ev.margin_of(ev.scores_obs(obs), bot.faction)
-        ctx = list(choice_context(ev.progress(obs), obs.resources[bot.faction], margin))
+        ctx = list(
+            choice_context(ev.progress(obs), obs.resources[bot.faction], margin, obs.dynasty)
+        )
         self.rows.append((bot.faction, feats, q, ctx, g))
 
 

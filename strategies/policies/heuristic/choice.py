@@ -4,21 +4,25 @@ fits them; ``TurnPlanner.fitted_choice`` plays them).
 
 An option's features are its value to the bot, its action, Command and Decree, the action's
 own scale on the value and the pairs action-Command and Command-Decree; each may be crossed
-with the position's (how far through the deck, own Resources, the evaluation's margin).
+with the position's (how far through the deck, own Resources, the evaluation's margin, the
+Dynasty).
 """
 
 from __future__ import annotations
 
 from simulate.rules.sequence import NO_COMMAND as NONE
+from simulate.rules.state import KHALJI
 
 # play.choice.terms: the features of the position an option's terms are crossed with
-CHOICE_CONTEXT = ("late", "late2", "resources", "margin")
+CHOICE_CONTEXT = ("late", "late2", "resources", "margin", "khalji")
 
 
-def choice_context(progress: float, resources: int, margin: float) -> tuple:
+def choice_context(progress: float, resources: int, margin: float, dynasty: int) -> tuple:
     """The position's features for ``play.choice.terms`` (2.3.3): how far through the deck
-    (and its square), own Resources and the evaluation's margin (both / 10)."""
-    return (progress, progress * progress, resources / 10.0, margin / 10.0)
+    (and its square), own Resources and the evaluation's margin (both / 10), and 1 while the
+    Khalji Dynasty rules (2.7: before the first Succession card makes it Tughlaq), else 0."""
+    khalji = 1.0 if dynasty == KHALJI else 0.0
+    return (progress, progress * progress, resources / 10.0, margin / 10.0, khalji)
 
 
 def option_features(v: float, plan: dict) -> list:

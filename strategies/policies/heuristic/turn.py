@@ -196,7 +196,8 @@ class TurnPlanner(Valuation):
         if terms:
             f = self.faction
             margin = self.ev.margin_of(self.scores_now(obs), f)  # once per position
-            ctx = choice_context(self.progress, self.resources[f], margin)  # _moved: current
+            # self.resources: current (_moved)
+            ctx = choice_context(self.progress, self.resources[f], margin, obs.dynasty)
         best_v, best = -1e18, None
         for row in self.option_rows(obs, d):
             x, a, c, dec = row[0], row[1], row[2], row[3]

@@ -68,13 +68,19 @@ def _merge(base: dict, extra: dict, where: str, free: bool = False) -> None:
 
 
 def set_dotted(weights: dict, key: str, value: Any) -> None:
-    """Set ``play.aggression`` or ``eval.DS.resources`` style keys; unknown keys are errors.
-    A bare key is looked up in ``[play]``."""
+    """Set ``play.aggression`` or ``eval.DS.resources`` style keys; unknown keys are errors,
+    except in a table empty in weights.toml (``play.choice.terms.khalji*c:conscript``: fitted
+    terms by name, checked where they are read). A bare key is looked up in ``[play]``."""
     parts = key.split(".")
     if len(parts) == 1:
         parts = ["play", key]
-    node = weights
+    node, shipped = weights, _read(str(WEIGHTS_FILE))
     for i, part in enumerate(parts):
+        free = shipped == {}  # a table empty in weights.toml: fitted terms by name (_merge)
+        shipped = shipped.get(part) if isinstance(shipped, dict) else None
+        if free and i == len(parts) - 1:
+            node[part] = value
+            return
         if part not in node:
             where = ".".join(parts[:i]) or "top level"
             known = ", ".join(sorted(node))
