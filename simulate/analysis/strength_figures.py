@@ -1,6 +1,8 @@
-"""Figures of strength as an axis: the strength curve (win rate against rung) and a ladder's
-deviation gain against the challenger's budget and card by card (where it is made). Drawn like ``figures`` (object API, Agg
-canvas, the Factions' colours); ``figures.save`` writes them."""
+"""Figures of strength as an axis: the strength curve (win rate against rung), a ladder's
+deviation gain against the challenger's budget, and card by card (where it is made).
+
+Drawn like ``figures`` (object API, Agg canvas, the Factions' colours); ``figures.save``
+writes them."""
 
 from __future__ import annotations
 

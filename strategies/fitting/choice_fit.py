@@ -54,12 +54,17 @@ from strategies.policies.heuristic.choice import CHOICE_CONTEXT, choice_context,
 from strategies.policies.heuristic.weights import CHOICE_FILE, TUNED_FILE, WEIGHTS_FILE
 from strategies.search.mcts import MCTSSearch
 from strategies.search.searcher import Candidate
-from strategies.value_model import BadValueModel, load_value
+from strategies.value_model import BadValueModel, ValueModel, load_value
 
 ACTIONS = (CD, COMMAND, LIMITED, PASS, EVENT)  # the top-level actions (2.3.3)
 UNFITTED = "unfitted"  # --lineup: the default lineup as it plays without a learned choice
 LINEUP = "lineup"  # --playouts: the search values of the default mcts (its rollouts: the lineup)
 SHIPPED = "shipped"  # --value: the shipped value model scores the playouts' leaves
+
+
+def value_model(value: str) -> ValueModel:
+    """The value model ``--value`` names: the shipped one (``SHIPPED``) or a file's."""
+    return load_value(None if value == SHIPPED else value)
 
 
 def unfitted() -> Lineup:
@@ -104,7 +109,7 @@ class Recorder:
         if self.by == LINEUP:  # the playouts of the default mcts: the lineup's bots play on
             self.search = MCTSStrategy(value=True if value == SHIPPED else value or False)
         else:
-            leaf = load_value(None if value == SHIPPED else value) if value else None
+            leaf = value_model(value) if value else None
             self.search = MCTSSearch(self.planner.planner(), value=leaf)
         self.search.new_game(faction, random.Random(own.getrandbits(32)), rules)
         self.rng = own
@@ -155,7 +160,7 @@ def _lineup_tag(spec: str, by: str = UNFITTED, value: str | None = None) -> str:
     # v4: with the context and lookahead values; an unfitted playout keeps v4's old tags
     digest = hashlib.sha256(f"rows-v4 {spec}{'' if by == UNFITTED else ' by ' + by}".encode())
     if value:
-        digest.update(load_value(None if value == SHIPPED else value).info["sha256"].encode())
+        digest.update(value_model(value).info["sha256"].encode())
     for path in (WEIGHTS_FILE, TUNED_FILE, CHOICE_FILE):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -408,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.value:
         try:  # a bad model file is refused before any game is played
-            load_value(None if args.value == SHIPPED else args.value)
+            value_model(args.value)
         except BadValueModel as err:
             print(f"--value: {err}", file=sys.stderr)
             return 2
