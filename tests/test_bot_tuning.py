@@ -4,6 +4,7 @@ and refuses bad parameter files in one line."""
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -367,6 +368,19 @@ def test_a_weights_file_tuned_over_the_default_says_how_to_play_it(tmp_path):
         path, {f: {"play.reserve": 2} for f in ("DS", "BK", "VE")}, tuning, 8
     )
     assert "--strategy all=heuristic:weights=weights.toml" in path.read_text()
+
+
+def test_a_tuned_fitted_term_is_written_as_a_quoted_toml_key(tmp_path):
+    # a term of play.choice.terms ("khalji*c:attack") is no bare TOML key: the file must
+    # still parse, and give the term its value
+    from simulate.study import tuning_folder
+
+    tuning = _tuning_over_default()
+    path = tmp_path / "weights.toml"
+    values = {"play.choice.terms.khalji*c:attack": 0.5, "play.reserve": 2}
+    tuning_folder.write_weights(path, {"DS": values, "BK": {}, "VE": {}}, tuning, 8)
+    got = tomllib.loads(path.read_text())["seat"]["DS"]["play"]
+    assert got["choice"]["terms"] == {"khalji*c:attack": 0.5} and got["reserve"] == 2
 
 
 def test_a_game_that_raises_stops_the_tuning_in_one_line(tmp_path):

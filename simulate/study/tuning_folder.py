@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from simulate.study.bot_space import fmt_value
 from simulate.study.errors import RunError
 
 STATE_FILE = "tune.json"
+BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")  # a TOML key that needs no quotes
 
 
 BOT_KEYS = ("round", "faction", "kind", "generation", "trial")
@@ -138,6 +140,12 @@ def read_state(out: Path) -> dict[str, Any]:
         raise RunError(f"{out} holds no finished tuning ({STATE_FILE} missing or bad)") from None
 
 
+def toml_key(name: str) -> str:
+    """``name`` as a TOML key: bare if it may be, else quoted (a fitted term such as
+    ``khalji*c:conscript``)."""
+    return name if BARE_KEY.fullmatch(name) else json.dumps(name)
+
+
 def write_weights(path: Path, field_: dict[str, dict[str, float]], tuning: Any, games: int) -> None:
     """The tuned lineup as a weights file (one ``[seat.F]`` table per Faction) that the
     tuning's base (``heuristic-v1:weights=FILE``, or ``heuristic:weights=FILE``; shipped as
@@ -159,7 +167,7 @@ def write_weights(path: Path, field_: dict[str, dict[str, float]], tuning: Any, 
         for table, values in sorted(tables.items()):
             lines.append("")
             lines.append(f"[seat.{f}.{table}]")
-            lines += [f"{name} = {fmt_value(v)}" for name, v in sorted(values.items())]
+            lines += [f"{toml_key(name)} = {fmt_value(v)}" for name, v in sorted(values.items())]
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text("\n".join(lines) + "\n")
     tmp.replace(path)
