@@ -332,8 +332,8 @@ def test_the_cli_tunes_over_the_default_and_says_how_to_play_the_result(tmp_path
     result = invoke(
         "tune-bots", "--out", str(tmp_path / "t"), "--faction", "DS", "--space", str(space),
         "--base", "heuristic", "--rounds", "1", "--generations", "1", "--popsize", "4",
-        "--games", "6", "--validation-games", "6", "--ladder-games", "0", "--jobs", "1",
-        "--quiet",
+        "--games", "6", "--validation-games", "6", "--ladder-games", "0", "--probe-games", "0",
+        "--jobs", "1", "--quiet",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert f"all=heuristic:weights={tmp_path / 't' / 'weights.toml'}" in result.output
@@ -406,8 +406,8 @@ def test_a_tuning_against_the_fields_alone_plays_no_fixed_lineup(tmp_path):
     args = (
         "tune-bots", "--out", str(tmp_path / "t"), "--faction", "DS", "--space", str(space),
         "--base", "heuristic", "--rounds", "1", "--generations", "1", "--popsize", "4",
-        "--games", "4", "--validation-games", "4", "--ladder-games", "0", "--jobs", "1",
-        "--quiet",
+        "--games", "4", "--validation-games", "4", "--ladder-games", "0", "--probe-games", "0",
+        "--jobs", "1", "--quiet",
     )  # fmt: skip
     result = invoke(*args, "--pool", "none")
     assert result.exit_code == 0, result.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import tomllib
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from simulate import play_game
 from simulate.rules.ruleset import load_rules
 from simulate.rules.state import KHALJI, TUGHLAQ
-from simulate.study.bot_space import base_value
+from simulate.study.bot_space import Space, base_value
 from strategies.fitting import choice_fit
 from strategies.lineup import default_lineup
 from strategies.policies.heuristic import HeuristicStrategy
@@ -220,6 +221,27 @@ def test_a_spec_sets_a_fitted_term_the_shipped_weights_leave_empty():
     seat.new_game("DS", random.Random(0), load_rules())
     khalji = CHOICE_CONTEXT.index("khalji")
     assert (khalji, {"c:conscript": 0.25}) in seat.policy.bot.terms
+
+
+EXAMPLES = Path(__file__).parents[1] / "examples"
+
+
+def _example_terms(seat: str) -> dict:
+    """The learned choice's tables (context index: weights) of ``seat``'s bot under
+    examples/ve-dynasty-terms.toml."""
+    bot = make(f"heuristic:weights={EXAMPLES / 've-dynasty-terms.toml'}")
+    bot.new_game(seat, random.Random(0), load_rules())
+    return dict(bot.policy.bot.terms)
+
+
+def test_the_example_dynasty_terms_weigh_vijayanagaras_choice_alone():
+    # examples/ve-dynasty-terms.toml (made from examples/tune-dynasty-ve.toml by tune-bots):
+    # Vijayanagara's options crossed with the Khalji Dynasty (2.7); the other seats unchanged
+    space = Space.load(EXAMPLES / "tune-dynasty-ve.toml")
+    assert len(space.params["VE"]) == 11 and not space.params["DS"] and not space.params["BK"]
+    khalji = CHOICE_CONTEXT.index("khalji")
+    assert _example_terms("VE")[khalji]["a:event"] == pytest.approx(-0.8698)
+    assert khalji not in _example_terms("DS") and khalji not in _example_terms("BK")
 
 
 @settings(max_examples=60, deadline=None)
