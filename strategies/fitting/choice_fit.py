@@ -157,8 +157,8 @@ CHUNK = 10  # games per task: a resumed fit reuses every finished chunk whatever
 def _lineup_tag(spec: str, by: str = UNFITTED, value: str | None = None) -> str:
     """The lineup, whose playouts, the value model and the weight files its bots read: a
     cached chunk of other weights is never reused."""
-    # v4: with the context and lookahead values; an unfitted playout keeps v4's old tags
-    digest = hashlib.sha256(f"rows-v4 {spec}{'' if by == UNFITTED else ' by ' + by}".encode())
+    # v5: the context with the Dynasty (a v4 chunk's rows have one context feature fewer)
+    digest = hashlib.sha256(f"rows-v5 {spec}{'' if by == UNFITTED else ' by ' + by}".encode())
     if value:
         digest.update(value_model(value).info["sha256"].encode())
     for path in (WEIGHTS_FILE, TUNED_FILE, CHOICE_FILE):
