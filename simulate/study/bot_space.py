@@ -113,14 +113,9 @@ def _param(key: str, bounds: Any, where: str, weights: dict, set_dotted: Any) ->
 def base_value(key: str) -> float:
     """The value of a dotted weight in the base bot's ``weights.toml`` (0 for a term of a
     table of fitted terms, which it leaves empty)."""
-    from strategies.policies.heuristic.weights import default_weights
+    from strategies.policies.heuristic.weights import shipped_value
 
-    node: Any = default_weights()
-    for part in key.split("."):
-        if node == {}:  # a table of fitted terms, empty in weights.toml: a term absent is 0
-            return 0.0
-        node = node[part]
-    return node
+    return shipped_value(key)
 
 
 def start_values(space: Space, path: Path | None) -> dict[str, dict[str, float]]:

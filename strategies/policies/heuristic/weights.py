@@ -67,6 +67,17 @@ def _merge(base: dict, extra: dict, where: str, free: bool = False) -> None:
             base[key] = value
 
 
+def shipped_value(key: str) -> Any:
+    """The value of a dotted weight in ``weights.toml``; 0 for a term of a table it leaves
+    empty (fitted terms by name, ``_merge``'s free tables: a term absent counts 0)."""
+    node: Any = _read(str(WEIGHTS_FILE))
+    for part in key.split("."):
+        if node == {}:
+            return 0.0
+        node = node[part]
+    return node
+
+
 def set_dotted(weights: dict, key: str, value: Any) -> None:
     """Set ``play.aggression`` or ``eval.DS.resources`` style keys; unknown keys are errors,
     except in a table empty in weights.toml (``play.choice.terms.khalji*c:conscript``: fitted
