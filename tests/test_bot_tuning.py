@@ -263,6 +263,32 @@ def test_over_the_default_every_seat_value_is_laid_over_its_layers():
     assert bt.lineup_spec(Path("w.toml"), "heuristic") == ["all=heuristic:weights=w.toml"]
 
 
+def test_over_a_lineup_each_searched_value_starts_where_its_seat_plays_it(tmp_path):
+    # without --start, a tuning over the default starts from each seat's own values, all its
+    # layers merged: a choice table's value is choice.toml's (weights.toml's would be 0), the
+    # fast tier's Sultanate its own fast.toml's; over heuristic-v1, tuned.toml as before
+    (tmp_path / "space.toml").write_text(
+        '[DS]\n"play.choice.action.pass" = [-3.0, 3.0]\n"play.aggression" = [0.0, 1.0]\n'
+        '[VE]\n"play.choice.scale" = [0.0, 1.0]\n'
+    )
+    space = bt.Space.load(tmp_path / "space.toml")
+    folder = Path(__file__).parents[1] / "strategies" / "policies" / "heuristic"
+
+    def seat(name, faction):
+        return tomllib.loads((folder / name).read_text())["seat"][faction]
+
+    start = bt.start_values(space, None, "heuristic")
+    assert (
+        start["DS"]["play.choice.action.pass"]
+        == seat("choice.toml", "DS")["play"]["choice"]["action"]["pass"]
+    )
+    assert start["VE"]["play.choice.scale"] == seat("choice.toml", "VE")["play"]["choice"]["scale"]
+    assert start["DS"]["play.aggression"] == seat("tuned.toml", "DS")["play"]["aggression"]
+    fast = bt.start_values(space, None, "heuristic-fast")["DS"]["play.choice.action.pass"]
+    assert fast == seat("fast.toml", "DS")["play"]["choice"]["action"]["pass"]
+    assert bt.start_values(space, None)["DS"]["play.choice.action.pass"] == 0.0
+
+
 def test_over_the_fast_tier_its_field_and_candidates_are_fast_tier_bots():
     # --base heuristic-fast: the fast tier tuned for its own field (fast.toml's origin)
     values = {"play.choice.scale": 0.3}

@@ -53,8 +53,9 @@ from simulate.study.errors import RunError
 )  # fmt: skip
 @click.option(
     "--start", type=click.Path(path_type=Path), default=None,
-    help="Weights file whose [seat.F] values start the search (default: the shipped tuned.toml; "
-    "heuristic-v1: the hand-set weights).",
+    help="Weights file whose [seat.F] values start the search (default: what each seat of "
+    "--base plays, all its layers; over heuristic-v1 the shipped tuned.toml; heuristic-v1: "
+    "the hand-set weights).",
 )  # fmt: skip
 @click.option(
     "--base", type=click.Choice(BASES), default=BASE_BOT,

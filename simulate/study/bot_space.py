@@ -118,9 +118,13 @@ def base_value(key: str) -> float:
     return shipped_value(key)
 
 
-def start_values(space: Space, path: Path | None) -> dict[str, dict[str, float]]:
-    """Each seat's starting values: the ``[seat.F]`` values of ``path`` (default: the shipped
-    tuned lineup), else the base bot's, clipped into the searched ranges."""
+def start_values(
+    space: Space, path: Path | None, base: str = BASE_BOT
+) -> dict[str, dict[str, float]]:
+    """Each seat's starting values, clipped into the searched ranges: the ``[seat.F]`` values
+    of ``path``, else the base bot's. Without ``path``, a lineup ``base`` (``heuristic``)
+    starts from what each of its seats plays (all its layers: a choice table's value is
+    choice.toml's, not weights.toml's); ``heuristic-v1`` from the shipped tuned.toml."""
     from strategies.policies.heuristic.weights import (
         TUNED_FILE,
         default_weights,
@@ -130,6 +134,8 @@ def start_values(space: Space, path: Path | None) -> dict[str, dict[str, float]]
 
     if str(path) == BASE_BOT:  # start from the base bot itself
         return {f: {p.key: p.clip(base_value(p.key)) for p in ps} for f, ps in space.params.items()}
+    if path is None and base != BASE_BOT:
+        return {f: _seat_start(base, f, ps) for f, ps in space.params.items()}
     chosen = Path(path or TUNED_FILE)
     try:
         content = read_weights_file(chosen)
@@ -142,6 +148,17 @@ def start_values(space: Space, path: Path | None) -> dict[str, dict[str, float]]
         own = _flatten(seats.get(f, {}))
         out[f] = {p.key: p.clip(own.get(p.key, base_value(p.key))) for p in params}
     return out
+
+
+def _seat_start(base: str, faction: str, params: list[Param]) -> dict[str, float]:
+    """The values ``faction``'s seat of lineup ``base`` plays, for the searched ``params``."""
+    from strategies.registry import resolve
+
+    if not params:
+        return {}
+    policy = resolve(base).policy_for(None, {}, faction)
+    own = _flatten(policy.shared.seat(faction))
+    return {p.key: p.clip(own.get(p.key, base_value(p.key))) for p in params}
 
 
 def _flatten(table: dict, prefix: str = "") -> dict[str, Any]:

@@ -134,7 +134,7 @@ class Tuning:
         return cls(
             seed, rounds, generations, popsize, games, validation_games,
             tuple(dict.fromkeys(pool)), tuple(f for f in FACTIONS if f in chosen), vp_weight,
-            loaded, the_space, start_values(the_space, start), ladder_games,
+            loaded, the_space, start_values(the_space, start, base), ladder_games,
             tuple(dict.fromkeys(challengers)), variant, str(space or "strategies/policies/heuristic/tuning.toml"),
             manifest_mod.data_files(), base, probe_games,
         )  # fmt: skip
