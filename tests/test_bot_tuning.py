@@ -287,6 +287,11 @@ def test_over_a_lineup_each_searched_value_starts_where_its_seat_plays_it(tmp_pa
     fast = bt.start_values(space, None, "heuristic-fast")["DS"]["play.choice.action.pass"]
     assert fast == seat("fast.toml", "DS")["play"]["choice"]["action"]["pass"]
     assert bt.start_values(space, None)["DS"]["play.choice.action.pass"] == 0.0
+    (tmp_path / "start.toml").write_text("[seat.DS.play]\naggression = 0.25\n")
+    given = bt.start_values(space, tmp_path / "start.toml", "heuristic")["DS"]
+    assert given == {"play.aggression": 0.25} | {
+        "play.choice.action.pass": start["DS"]["play.choice.action.pass"]
+    }
 
 
 def test_over_the_fast_tier_its_field_and_candidates_are_fast_tier_bots():

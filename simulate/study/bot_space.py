@@ -122,9 +122,9 @@ def start_values(
     space: Space, path: Path | None, base: str = BASE_BOT
 ) -> dict[str, dict[str, float]]:
     """Each seat's starting values, clipped into the searched ranges: the ``[seat.F]`` values
-    of ``path``, else the base bot's. Without ``path``, a lineup ``base`` (``heuristic``)
-    starts from what each of its seats plays (all its layers: a choice table's value is
-    choice.toml's, not weights.toml's); ``heuristic-v1`` from the shipped tuned.toml."""
+    of ``path`` (over ``heuristic-v1``, default the shipped tuned.toml), else what the seat of
+    a lineup ``base`` plays (all its layers: a choice table's value is choice.toml's), else
+    the base bot's."""
     from strategies.policies.heuristic.weights import (
         TUNED_FILE,
         default_weights,
@@ -134,31 +134,32 @@ def start_values(
 
     if str(path) == BASE_BOT:  # start from the base bot itself
         return {f: {p.key: p.clip(base_value(p.key)) for p in ps} for f, ps in space.params.items()}
-    if path is None and base != BASE_BOT:
-        return {f: _seat_start(base, f, ps) for f, ps in space.params.items()}
-    chosen = Path(path or TUNED_FILE)
-    try:
-        content = read_weights_file(chosen)
-        merge_weights(default_weights(), content, str(chosen))  # checks every value's name
-    except ValueError as exc:
-        raise RunError(f"--start: {exc}") from None
-    seats = content.get("seat", {})
+    seats: dict = {}
+    if path is not None or base == BASE_BOT:
+        chosen = Path(path or TUNED_FILE)
+        try:
+            content = read_weights_file(chosen)
+            merge_weights(default_weights(), content, str(chosen))  # checks every value's name
+        except ValueError as exc:
+            raise RunError(f"--start: {exc}") from None
+        seats = content.get("seat", {})
     out = {}
     for f, params in space.params.items():
-        own = _flatten(seats.get(f, {}))
-        out[f] = {p.key: p.clip(own.get(p.key, base_value(p.key))) for p in params}
+        given = _flatten(seats.get(f, {}))
+        played = _played(base, f) if params else {}
+        out[f] = {
+            p.key: p.clip(given.get(p.key, played.get(p.key, base_value(p.key)))) for p in params
+        }
     return out
 
 
-def _seat_start(base: str, faction: str, params: list[Param]) -> dict[str, float]:
-    """The values ``faction``'s seat of lineup ``base`` plays, for the searched ``params``."""
+def _played(base: str, faction: str) -> dict[str, Any]:
+    """What ``faction``'s seat of lineup ``base`` plays, flat (none for ``heuristic-v1``)."""
+    if base == BASE_BOT:
+        return {}
     from strategies.registry import resolve
 
-    if not params:
-        return {}
-    policy = resolve(base).policy_for(None, {}, faction)
-    own = _flatten(policy.shared.seat(faction))
-    return {p.key: p.clip(own.get(p.key, base_value(p.key))) for p in params}
+    return _flatten(resolve(base).policy_for(None, {}, faction).shared.seat(faction))
 
 
 def _flatten(table: dict, prefix: str = "") -> dict[str, Any]:
