@@ -13,7 +13,7 @@ from scipy import stats as scipy_stats
 from statsmodels.stats.proportion import proportion_confint
 
 from simulate.analysis import ladder as analysis
-from simulate.analysis import ladder_cards
+from simulate.analysis import ladder_cards, ladder_moves
 from simulate.study import dataset
 from simulate.study.errors import RunError
 from simulate.study.ladder import Ladder, play_ladder
@@ -287,8 +287,12 @@ def test_ladder_pool_prints_and_writes_the_pooled_gains(tmp_path):
     result = invoke("ladder-pool", str(tmp_path / "a"), str(tmp_path / "b"), "--json", str(out))
     assert result.exit_code == 0, result.output
     assert "over 12 paired games" in result.output
-    records = json.loads(out.read_text())["records"]
+    payload = json.loads(out.read_text())
+    records = payload["records"]
     assert {r["games"] for r in records} == {12} and len(records) == 3
+    # the seats' moves pool too: both ladders' pairs on the first card
+    assert {r["games"] for r in payload["card_moves"] if r["turn"] == 1} == {12}
+    assert [d["faction"] for d in payload["played_differently"]] == ["DS", "BK", "VE"]
 
 
 @pytest.mark.parametrize(
@@ -402,3 +406,76 @@ def test_the_ladder_json_and_report_say_where_each_gain_is_made(tmp_path):
     text = files.markdown.read_text()
     assert "## Where the gain is made" in text and "ladder-cards.png" in text
     assert (out / "report" / "ladder-cards.png").is_file()
+
+
+# -- how the challenger played the seat (ladder_moves) ----------------------------------------
+
+
+def test_a_challenger_that_plays_like_the_field_makes_the_same_move_on_every_card(tmp_path):
+    _ladder(tmp_path / "l", games=("8",), challengers=(SAME_AS_RANDOM,))
+    by_move = analysis.card_moves([tmp_path / "l"])
+    assert {(m.faction, m.turn) for m in by_move} >= {(f, 1) for f in ("DS", "BK", "VE")}
+    assert all(m.distance == 0.0 for m in by_move)
+    for d in ladder_moves.differences(by_move):
+        assert d["first_turn"] is None
+        assert ladder_moves.moves_words(d).startswith("played like the field's bot")
+
+
+def _counts(turn, games, challenger, field):
+    moves = sorted(set(challenger) | set(field))
+    return pl.DataFrame(
+        {
+            "turn": [turn] * len(moves),
+            "move": moves,
+            "challenger": [challenger.get(m, 0) for m in moves],
+            "field": [field.get(m, 0) for m in moves],
+            "games": [games] * len(moves),
+        }
+    )
+
+
+def test_two_move_mixes_are_as_far_apart_as_half_their_summed_share_differences():
+    # card 1 of 10 pairs: the challenger 6 full Conscripts and 4 Passes, the field 2 and 8
+    # Limited Attacks: shares .6/.4/0 against .2/0/.8, apart by (.4 + .4 + .8) / 2
+    frame = _counts(
+        1, 10, {"command:conscript": 6, "pass": 4}, {"command:conscript": 2, "limited:attack": 8}
+    )
+    (card,) = ladder_moves.card_moves({("DS", "mcts"): [frame]})
+    assert card.games == 10 and card.distance == pytest.approx(0.8)
+    assert card.moves[0] == ("limited:attack", 0.0, 0.8)  # the largest difference first
+    assert [m for m, _, _ in card.moves[1:]] == ["command:conscript", "pass"]  # ties by name
+
+
+def test_pooled_ladders_add_their_move_counts_card_by_card():
+    a = _counts(1, 4, {"pass": 4}, {"pass": 2, "limited:govern": 2})
+    b = _counts(1, 6, {"pass": 6}, {"pass": 6})
+    (card,) = ladder_moves.card_moves({("VE", "greedy"): [a, b]})
+    assert card.games == 10 and card.distance == pytest.approx(0.2)  # 10/10 against 8/10
+
+
+def test_the_cards_where_the_moves_differ_most_are_named_with_the_first_one_apart():
+    def card(turn, distance, games=100):
+        moves = (("command:conscript", 0.41, 0.0), ("limited:govern", 0.0, 0.26))
+        return ladder_moves.CardMoves("DS", "mcts", turn, games, distance, moves)
+
+    found = [card(1, 0.7), card(2, 0.05), card(3, 0.37), card(4, 0.54), card(5, 0.9, games=10)]
+    (d,) = ladder_moves.differences(found)
+    assert d["first_turn"] == 1
+    assert [c["turn"] for c in d["cards"]] == [1, 4, 3]  # card 5: too few pairs reached it
+    words = ladder_moves.moves_words(d)
+    assert words.startswith("played most differently at card 1 (move mixes 70% apart)")
+    assert "command:conscript 41% (field 0%), limited:govern 0% (field 26%)" in words
+    assert words.endswith("then card 4 (54%), card 3 (37%); first 10% apart at card 1")
+
+
+def test_the_ladder_json_and_report_say_how_each_challenger_played_its_seat(tmp_path):
+    out = tmp_path / "l"
+    _ladder(out, games=("6",))
+    files = analysis.write(out)
+    payload = json.loads(files.json.read_text())
+    assert {r["faction"] for r in payload["card_moves"]} == {"DS", "BK", "VE"}
+    assert all(0.0 <= r["distance"] <= 1.0 for r in payload["card_moves"])
+    assert [d["faction"] for d in payload["played_differently"]] == ["DS", "BK", "VE"]
+    text = files.markdown.read_text()
+    assert "## How each challenger played the seat" in text
+    assert "played most differently at card" in text

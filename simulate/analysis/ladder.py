@@ -20,7 +20,7 @@ from typing import Any
 
 import polars as pl
 
-from simulate.analysis import ladder_cards, render, stats
+from simulate.analysis import ladder_cards, ladder_moves, render, stats
 from simulate.analysis.formatting import finite, level, pct, pp, pp_ci
 from simulate.analysis.run import ReportError
 from simulate.result import FACTIONS
@@ -108,6 +108,17 @@ def card_gains(directories: list[Path], confidence: float = 0.95) -> list[ladder
         for cell, frame in ladder_cards.card_gaps(directory, cells).items():
             gaps.setdefault(cell, []).append(frame)
     return ladder_cards.card_gains(gaps, confidence)
+
+
+def card_moves(directories: list[Path]) -> list[ladder_moves.CardMoves]:
+    """Each cell's moves card by card against the field's bot's (``ladder_moves``), over the
+    paired games of every ladder in ``directories`` that plays it."""
+    counts: dict[ladder_moves.Cell, list] = {}
+    for directory in map(Path, directories):
+        _, cells = _cells(directory)
+        for cell, frame in ladder_moves.move_counts(directory, cells).items():
+            counts.setdefault(cell, []).append(frame)
+    return ladder_moves.card_moves(counts)
 
 
 def _measured(man: dict[str, Any]) -> tuple:
@@ -253,6 +264,10 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
     made = ladder_cards.steps(by_card) if by_card else []
     payload["card_gains"] = [g.to_json() for g in by_card]
     payload["where_made"] = finite(made)
+    by_move = card_moves([directory])
+    played = ladder_moves.differences(by_move)
+    payload["card_moves"] = [m.to_json() for m in by_move]
+    payload["played_differently"] = played
     curves = budget_curves(man, found)
     if curves:
         payload["budget_curves"] = finite(curves)
@@ -322,6 +337,12 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
             ["seat", "challenger", "where the gain is made"],
             [(s["faction"], f"`{s['challenger']}`", ladder_cards.step_words(s)) for s in made],
         ),
+        "played_differently": render.table(
+            ["seat", "challenger", "how it played the seat"],
+            [(d["faction"], f"`{d['challenger']}`", ladder_moves.moves_words(d)) for d in played],
+        )
+        if played
+        else None,
         "budgets": budgets,
         "budget_table": render.table(
             ["challenger", "budget", "seat", "paired games", "gain", f"{lvl} paired CI"],

@@ -98,7 +98,9 @@ def ladder(
     rate = done.played / done.seconds if done.seconds > 0 else 0.0
     click.echo(f"Played {done.played} games in {done.seconds:.1f}s ({rate:.1f} games/s).")
     _echo_gains(found)
-    _echo_where(json.loads(files.json.read_text("utf-8"))["where_made"])
+    payload = json.loads(files.json.read_text("utf-8"))
+    _echo_where(payload["where_made"])
+    _echo_moves(payload["played_differently"])
     click.echo(f"Ladder: {files.json}; report: {files.html}")
     ctx.exit(3 if done.failures else 0)
 
@@ -107,8 +109,8 @@ def ladder(
 @click.argument("ladders", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--json", "json_out", type=click.Path(path_type=Path), default=None, metavar="FILE",
-    help="Also write the pooled gains as JSON (ladder.json's records, exploitability and"
-    " gains card by card).",
+    help="Also write the pooled gains as JSON (ladder.json's records, exploitability, and"
+    " gains and moves card by card).",
 )  # fmt: skip
 def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
     """Pool the paired games of ladders of the same field and rules on different seeds.
@@ -120,7 +122,7 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
     the same master seed with a cell in common, are refused.
     """
     from simulate.analysis import ladder as analysis
-    from simulate.analysis import ladder_cards
+    from simulate.analysis import ladder_cards, ladder_moves
     from simulate.analysis.formatting import finite
     from simulate.analysis.run import ReportError
 
@@ -130,8 +132,11 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
         raise InputError(str(exc)) from None
     by_card = analysis.card_gains(list(ladders))
     made = ladder_cards.steps(by_card) if by_card else []
+    by_move = analysis.card_moves(list(ladders))
+    played = ladder_moves.differences(by_move)
     _echo_gains(found)
     _echo_where(made)
+    _echo_moves(played)
     if json_out is not None:
         payload = {
             "ladders": [str(p) for p in ladders],
@@ -139,6 +144,8 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
             "exploitability": finite(analysis.exploitability(found)),
             "card_gains": [g.to_json() for g in by_card],
             "where_made": finite(made),
+            "card_moves": [m.to_json() for m in by_move],
+            "played_differently": played,
         }
         try:
             json_out.write_text(json.dumps(payload, indent=2, allow_nan=False) + "\n", "utf-8")
@@ -153,6 +160,14 @@ def _echo_where(made: list) -> None:
 
     for s in made:
         click.echo(f"{s['faction']} {s['challenger']}: {ladder_cards.step_words(s)}")
+
+
+def _echo_moves(played: list) -> None:
+    """A line per seat and challenger: how it played the seat (``ladder_moves.differences``)."""
+    from simulate.analysis import ladder_moves
+
+    for d in played:
+        click.echo(f"{d['faction']} {d['challenger']}: {ladder_moves.moves_words(d)}")
 
 
 def _echo_gains(found: list) -> None:
