@@ -479,3 +479,29 @@ def test_the_ladder_json_and_report_say_how_each_challenger_played_its_seat(tmp_
     text = files.markdown.read_text()
     assert "## How each challenger played the seat" in text
     assert "played most differently at card" in text
+
+
+LONG_SPEC = (
+    "heuristic-fast:play.reserve=2,play.aggression=1.0,play.rival_leader=0.5,play.events=table"
+)
+
+
+def test_a_long_challenger_spec_is_broken_after_its_commas_in_the_figures():
+    from simulate.analysis.figures import spec_label
+
+    label = spec_label(LONG_SPEC)
+    assert label.replace("\n", "") == LONG_SPEC
+    assert all(line.endswith(",") for line in label.splitlines()[:-1])
+    assert max(len(line) for line in label.splitlines()) < len(LONG_SPEC) / 2
+    assert spec_label("mcts:rollouts=32") == "mcts:rollouts=32"
+
+
+def test_a_ladder_of_a_long_challenger_spec_draws_its_figures_without_squeezing_them(tmp_path):
+    import warnings
+
+    out = tmp_path / "l"
+    _ladder(out, games=("3",), challengers=(LONG_SPEC, "greedy"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns when the axes collapse to nothing
+        files = analysis.write(out)
+    assert files.figure.is_file() and (out / "report" / "ladder-cards.png").is_file()

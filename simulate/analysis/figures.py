@@ -59,6 +59,20 @@ def variant_colour(i: int) -> str:
     return VARIANT_COLOURS[i % len(VARIANT_COLOURS)]
 
 
+def spec_label(spec: str, width: int = 30) -> str:
+    """A strategy spec as a figure label: broken after the commas between its parameters
+    into lines of about ``width`` characters, so that a long one does not squeeze the axes."""
+    lines: list[str] = []
+    for part in spec.split(","):
+        if lines and len(lines[-1]) + len(part) + 1 <= width:
+            lines[-1] += "," + part
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(part)
+    return "\n".join(lines)
+
+
 def variant_style(i: int) -> str:
     return VARIANT_STYLES[i % len(VARIANT_STYLES)]
 
@@ -491,7 +505,12 @@ def comparison(
 def ladder(gains: Sequence[Any], confidence: float = 0.95) -> Figure:
     """Deviation gain per seat (panel) and challenger (row), with paired intervals."""
     seats = [f for f in FACTION_NAMES if any(g.faction == f for g in gains)] or ["DS"]
-    rows = max(1, max((sum(g.faction == f for g in gains) for f in seats), default=1))
+    # a row per challenger, as many lines high as its label (``spec_label``)
+    lines = [
+        sum(spec_label(g.challenger).count("\n") + 1 for g in gains if g.faction == f)
+        for f in seats
+    ]
+    rows = max(1, max(lines, default=1))
     fig = _figure(4.0 * len(seats) + 1.0, 1.2 + 0.55 * rows)
     axes = np.atleast_1d(fig.subplots(1, len(seats), sharex=True))
     level = f"{100 * confidence:g}%"
@@ -504,7 +523,9 @@ def ladder(gains: Sequence[Any], confidence: float = 0.95) -> Figure:
             )
         ax.axvline(0, color="#555555", lw=1, ls="--")
         ax.set_yticks(range(len(mine)))
-        ax.set_yticklabels([f"{g.challenger} (n={g.games})" for g in mine], fontsize=8.5)
+        ax.set_yticklabels(
+            [f"{spec_label(g.challenger)} (n={g.games})" for g in mine], fontsize=8.5
+        )
         ax.set_ylim(len(mine) - 0.5, -0.5)
         ax.set_title(FACTION_NAMES[f])
         ax.set_xlabel("gain in win rate (points)")

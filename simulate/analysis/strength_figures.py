@@ -19,6 +19,7 @@ from simulate.analysis.figures import (
     FACTIONS,
     _figure,
     _pct_axis,
+    spec_label,
     variant_colour,
 )
 
@@ -119,7 +120,7 @@ def ladder_cards(found: Sequence[Any], confidence: float = 0.95) -> Figure:
             lo = [g.lo if math.isfinite(g.lo) else g.margin_gain for g in rows]
             hi = [g.hi if math.isfinite(g.hi) else g.margin_gain for g in rows]
             colour = variant_colour(i)
-            ax.plot(x, [g.margin_gain for g in rows], color=colour, lw=1.6, label=ch)
+            ax.plot(x, [g.margin_gain for g in rows], color=colour, lw=1.6, label=spec_label(ch))
             ax.fill_between(x, lo, hi, color=colour, alpha=0.15, lw=0)
         for t in sorted({g.turn for g in mine if g.card_kind == "succession"}):
             ax.axvline(t, color="#777777", lw=0.9, ls=":")
