@@ -7,7 +7,8 @@ the challenger minus with the field's bot, with Newcombe's paired interval
 seat's VP margin (its VP less the best other Faction's, what decides the winner, 5.0) with a
 paired Student-t interval: a finer measure than wins, which a change of a few games hides.
 A pair whose game errored on either side is dropped. A Faction's *exploitability* is its
-largest gain over challengers. Where each gain is made, card by card: ``ladder_cards``.
+largest gain over challengers. Where each gain is made, card by card: ``ladder_cards``; how
+each challenger played its seat: ``ladder_moves`` (both in ``by_card``).
 """
 
 from __future__ import annotations
@@ -119,6 +120,36 @@ def card_moves(directories: list[Path]) -> list[ladder_moves.CardMoves]:
         for cell, frame in ladder_moves.move_counts(directory, cells).items():
             counts.setdefault(cell, []).append(frame)
     return ladder_moves.card_moves(counts)
+
+
+@dataclass(frozen=True)
+class ByCard:
+    """A ladder's (or pooled ladders') cells card by card: the seat's margin gain and where
+    it is made (``ladder_cards``), its moves against the field's bot's and the cards where
+    they differ most (``ladder_moves``)."""
+
+    gains: list[ladder_cards.CardGain]
+    made: list[dict[str, Any]]
+    moves: list[ladder_moves.CardMoves]
+    played: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``card_gains``, ``where_made``, ``card_moves`` and ``played_differently``
+        entries of ``ladder.json``."""
+        return {
+            "card_gains": [g.to_json() for g in self.gains],
+            "where_made": finite(self.made),
+            "card_moves": [m.to_json() for m in self.moves],
+            "played_differently": self.played,
+        }
+
+
+def by_card(directories: list[Path], confidence: float = 0.95) -> ByCard:
+    """``card_gains`` and ``card_moves`` of ``directories``, with their summaries."""
+    gains = card_gains(directories, confidence)
+    moves = card_moves(directories)
+    made = ladder_cards.steps(gains) if gains else []
+    return ByCard(gains, made, moves, ladder_moves.differences(moves))
 
 
 def _measured(man: dict[str, Any]) -> tuple:
@@ -260,14 +291,9 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
         "records": [g.to_json() for g in found],
         "exploitability": finite(worst),
     }
-    by_card = card_gains([directory], confidence)
-    made = ladder_cards.steps(by_card) if by_card else []
-    payload["card_gains"] = [g.to_json() for g in by_card]
-    payload["where_made"] = finite(made)
-    by_move = card_moves([directory])
-    played = ladder_moves.differences(by_move)
-    payload["card_moves"] = [m.to_json() for m in by_move]
-    payload["played_differently"] = played
+    cards = by_card([directory], confidence)
+    made, played = cards.made, cards.played
+    payload |= cards.to_json()
     curves = budget_curves(man, found)
     if curves:
         payload["budget_curves"] = finite(curves)
@@ -278,10 +304,10 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
     lvl = level(confidence)
     budgets = _budget_figures(curves, out, confidence)
     cards_png = None
-    if by_card:
+    if cards.gains:
         from simulate.analysis.strength_figures import ladder_cards as cards_figure
 
-        cards_png = figures.save(cards_figure(by_card, confidence), out / "ladder-cards.png")
+        cards_png = figures.save(cards_figure(cards.gains, confidence), out / "ladder-cards.png")
     context = {
         "title": f"Bot ladder: {directory.resolve().name}",
         "field": ", ".join(f"{f} `{s}`" for f, s in man["config"]["field"].items()),

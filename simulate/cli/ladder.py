@@ -122,7 +122,6 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
     the same master seed with a cell in common, are refused.
     """
     from simulate.analysis import ladder as analysis
-    from simulate.analysis import ladder_cards, ladder_moves
     from simulate.analysis.formatting import finite
     from simulate.analysis.run import ReportError
 
@@ -130,22 +129,16 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
         found = analysis.pooled_gains(list(ladders))
     except ReportError as exc:
         raise InputError(str(exc)) from None
-    by_card = analysis.card_gains(list(ladders))
-    made = ladder_cards.steps(by_card) if by_card else []
-    by_move = analysis.card_moves(list(ladders))
-    played = ladder_moves.differences(by_move)
+    cards = analysis.by_card(list(ladders))
     _echo_gains(found)
-    _echo_where(made)
-    _echo_moves(played)
+    _echo_where(cards.made)
+    _echo_moves(cards.played)
     if json_out is not None:
         payload = {
             "ladders": [str(p) for p in ladders],
             "records": [g.to_json() for g in found],
             "exploitability": finite(analysis.exploitability(found)),
-            "card_gains": [g.to_json() for g in by_card],
-            "where_made": finite(made),
-            "card_moves": [m.to_json() for m in by_move],
-            "played_differently": played,
+            **cards.to_json(),
         }
         try:
             json_out.write_text(json.dumps(payload, indent=2, allow_nan=False) + "\n", "utf-8")
