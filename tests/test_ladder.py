@@ -396,11 +396,17 @@ def test_pooled_ladders_add_their_pairs_card_by_card(tmp_path):
         assert g.games == first.get(key, 0) + second.get(key, 0)
 
 
-def test_the_ladder_json_and_report_say_where_each_gain_is_made(tmp_path):
-    out = tmp_path / "l"
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """A small ladder and what ``analysis.write`` made of it: (folder, files, ladder.json)."""
+    out = tmp_path_factory.mktemp("written") / "l"
     _ladder(out, games=("6",))
     files = analysis.write(out)
-    payload = json.loads(files.json.read_text())
+    return out, files, json.loads(files.json.read_text())
+
+
+def test_the_ladder_json_and_report_say_where_each_gain_is_made(written):
+    out, files, payload = written
     assert {r["faction"] for r in payload["card_gains"]} == {"DS", "BK", "VE"}
     assert [s["faction"] for s in payload["where_made"]] == ["DS", "BK", "VE"]
     text = files.markdown.read_text()
@@ -468,11 +474,8 @@ def test_the_cards_where_the_moves_differ_most_are_named_with_the_first_one_apar
     assert words.endswith("then card 4 (54%), card 3 (37%); first 10% apart at card 1")
 
 
-def test_the_ladder_json_and_report_say_how_each_challenger_played_its_seat(tmp_path):
-    out = tmp_path / "l"
-    _ladder(out, games=("6",))
-    files = analysis.write(out)
-    payload = json.loads(files.json.read_text())
+def test_the_ladder_json_and_report_say_how_each_challenger_played_its_seat(written):
+    _, files, payload = written
     assert {r["faction"] for r in payload["card_moves"]} == {"DS", "BK", "VE"}
     assert all(0.0 <= r["distance"] <= 1.0 for r in payload["card_moves"])
     assert [d["faction"] for d in payload["played_differently"]] == ["DS", "BK", "VE"]
@@ -505,3 +508,14 @@ def test_a_ladder_of_a_long_challenger_spec_draws_its_figures_without_squeezing_
         warnings.simplefilter("error")  # matplotlib warns when the axes collapse to nothing
         files = analysis.write(out)
     assert files.figure.is_file() and (out / "report" / "ladder-cards.png").is_file()
+
+
+def test_two_disjoint_move_mixes_are_exactly_one_apart_whatever_the_rows_order():
+    # ten moves on each side, none shared: the distance is 1, exactly (ladder.json is the
+    # same content however the rows come)
+    challenger = {f"limited:c{i}": 3 for i in range(10)}
+    field = {f"pass:f{i}": 3 for i in range(10)}
+    frame = _counts(1, 30, challenger, field)
+    for order in (frame, frame.reverse(), frame.sample(fraction=1.0, shuffle=True, seed=3)):
+        (card,) = ladder_moves.card_moves({("BK", "greedy"): [order]})
+        assert card.distance == 1.0

@@ -103,23 +103,23 @@ def pooled_gains(directories: list[Path], confidence: float = 0.95) -> list[Gain
 def card_gains(directories: list[Path], confidence: float = 0.95) -> list[ladder_cards.CardGain]:
     """Each cell's VP-margin gain card by card (``ladder_cards``), over the paired games of
     every ladder in ``directories`` that plays it (as ``pooled_gains`` pools them)."""
-    gaps: dict[ladder_cards.Cell, list] = {}
-    for directory in map(Path, directories):
-        _, cells = _cells(directory)
-        for cell, frame in ladder_cards.card_gaps(directory, cells).items():
-            gaps.setdefault(cell, []).append(frame)
-    return ladder_cards.card_gains(gaps, confidence)
+    return ladder_cards.card_gains(_by_cell(directories, ladder_cards.card_gaps), confidence)
 
 
 def card_moves(directories: list[Path]) -> list[ladder_moves.CardMoves]:
     """Each cell's moves card by card against the field's bot's (``ladder_moves``), over the
     paired games of every ladder in ``directories`` that plays it."""
-    counts: dict[ladder_moves.Cell, list] = {}
+    return ladder_moves.card_moves(_by_cell(directories, ladder_moves.move_counts))
+
+
+def _by_cell(directories: list[Path], read: Any) -> dict[tuple[str, str], list[pl.DataFrame]]:
+    """``read(directory, cells)`` of every ladder, its frames gathered by cell (to pool)."""
+    out: dict[tuple[str, str], list[pl.DataFrame]] = {}
     for directory in map(Path, directories):
         _, cells = _cells(directory)
-        for cell, frame in ladder_moves.move_counts(directory, cells).items():
-            counts.setdefault(cell, []).append(frame)
-    return ladder_moves.card_moves(counts)
+        for cell, frame in read(directory, cells).items():
+            out.setdefault(cell, []).append(frame)
+    return out
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,9 @@ def card_moves(counts: dict[Cell, list[pl.DataFrame]]) -> list[CardMoves]:
         )
         for (turn,), rows in sorted(shares.group_by("turn"), key=lambda g: g[0][0]):
             n = int(rows.get_column("games")[0])
-            diff = (rows.get_column("c") - rows.get_column("f")).abs()
+            # on the counts, not the shares: an exact sum whatever the rows' order
+            counts = rows.select(pl.col("challenger", "field").cast(pl.Int64))
+            diff = (counts.get_column("challenger") - counts.get_column("field")).abs()
             ranked = rows.with_columns(diff.alias("d")).sort(
                 ["d", "move"], descending=[True, False]
             )
@@ -120,7 +122,7 @@ def card_moves(counts: dict[Cell, list[pl.DataFrame]]) -> list[CardMoves]:
                 (m, float(c), float(f))
                 for m, c, f in ranked.select("move", "c", "f").head(SHOWN).iter_rows()
             )
-            out.append(CardMoves(seat, challenger, turn, n, 0.5 * float(diff.sum()), moves))
+            out.append(CardMoves(seat, challenger, turn, n, int(diff.sum()) / (2 * n), moves))
     return out
 
 
