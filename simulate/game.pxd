@@ -6,7 +6,7 @@ from simulate.rules.state cimport GameState
 cdef long BK, DS, MONGOL, NK, QASBAH, VE
 
 @cython.locals(
-    p=list, controlled=list, trib=long, s=Py_ssize_t, vps=list, mp=long, pj=long, dl=long,
+    p=bytearray, controlled=list, trib=long, s=Py_ssize_t, vps=list, mp=long, pj=long, dl=long,
     qasbahs=long, out=list, f=int, trib_flags=list, control=list, i=Py_ssize_t, n=Py_ssize_t,
     units=long, u1=Py_ssize_t, u2=Py_ssize_t,
 )

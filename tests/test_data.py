@@ -94,6 +94,16 @@ def test_setup_pieces_must_match_totals(raw):
     assert "pieces.yaml has 32" in message
 
 
+def test_a_piece_total_above_one_byte_is_refused(raw):
+    """1.4: a space's counter is one byte of the state (state.py), so no total may exceed
+    255, whatever a variant asks."""
+    bad = copy.deepcopy(raw)
+    bad["pieces"]["pieces"]["troop"]["total"] = 256
+    assert _error(bad) == (
+        "pieces.yaml: pieces.troop.total: missing or not an integer from 0 to 255"
+    )
+
+
 def test_bk_pieces_outside_provinces_are_rejected(raw):
     bad = copy.deepcopy(raw)
     bad["setup"]["map"]["Delhi"]["amir"] = 1

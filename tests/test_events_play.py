@@ -111,7 +111,7 @@ def test_an_event_taken_for_no_effect_closes_the_fork_to_the_factions_after_it(r
     )
     agents[P.NAMES[first]] = by_kind(action="event", event_side=side)
     ctx = make_ctx(rules, **agents)
-    before = list(ctx.state.pieces)
+    before = ctx.state.pieces.copy()
     play_card(ctx, "21")
     assert ctx.log[first][0] == f"event_{side}"
     later = [agents[P.NAMES[f]] for f in (P.INDEX[n] for n in card.order[1:])]

@@ -218,7 +218,7 @@ def test_unknown_decisions_fall_back_to_an_offered_option():
     bot.new_game("VE", random.Random(3), rules)
 
     class Obs:  # a bare board: the fallback does not depend on it
-        pieces = [0] * (rules.board.n * 10)
+        pieces = bytearray(rules.board.n * 10)
         tributary = [True] * rules.board.n
         control = [-1] * rules.board.n
         resources = cavalry = influence = [0, 0, 0]

@@ -28,7 +28,7 @@ BOT = _bot()
 
 
 def _content_id(bot, counts: list[int], tributary: bool) -> int:
-    return bot.content_id(list(counts), [tributary], 0)
+    return bot.content_id(bytearray(counts), [tributary], 0)
 
 
 @settings(max_examples=300, deadline=None)

@@ -6,10 +6,10 @@ from simulate.rules.state cimport GameState
 
 cdef long AMIR_OB, AMIR_REB, BK, DS, NK, RAJA_OB, RAJA_REB, VE
 
-@cython.locals(p=list, b=Py_ssize_t, ds=long, bk=long, ve=long, total=long)
+@cython.locals(p=bytearray, b=Py_ssize_t, ds=long, bk=long, ve=long, total=long)
 cpdef int controller(GameState st, Py_ssize_t s)
-@cython.locals(c=int, p=list, ob=Py_ssize_t)
+@cython.locals(c=int, p=bytearray, ob=Py_ssize_t)
 cpdef settle(GameState st, Py_ssize_t s, bint is_province)
-@cython.locals(p=list, b=Py_ssize_t)
+@cython.locals(p=bytearray, b=Py_ssize_t)
 cpdef set_tributary(GameState st, Py_ssize_t s)
 cpdef set_independent(GameState st, Py_ssize_t s)

@@ -8,7 +8,7 @@ from simulate.rules.state cimport GameState
 cdef long AMIR_OB, BK, MI, NK, RAJA_OB, VE
 
 @cython.locals(
-    p=list, is_province=tuple, counter_type=tuple, counter_owner=tuple, on_map=list,
+    p=bytearray, is_province=tuple, counter_type=tuple, counter_owner=tuple, on_map=list,
     s=Py_ssize_t, b=Py_ssize_t, c=Py_ssize_t, v=long, t=Py_ssize_t, owner=long, province=bint,
     on_track=list, pt=Py_ssize_t, total=long, f=Py_ssize_t, level=long,
 )

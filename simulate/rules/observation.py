@@ -23,7 +23,7 @@ class Observation:
 
     # the board (1.3-1.7)
     @property
-    def pieces(self) -> list[int]:
+    def pieces(self) -> bytearray:
         return self._st.pieces
 
     def count(self, space: int, counter: int) -> int:

@@ -12,6 +12,10 @@ FACTIONS = (DS, BK, VE)
 NAMES = ("DS", "BK", "VE", "MI")
 INDEX = {"DS": DS, "BK": BK, "VE": VE, "MI": MI}
 
+# The most pieces of one type (1.4): a space's counter is one byte of the state's flat
+# ``pieces`` (state.py), so no counter can exceed it whatever the variant.
+MAX_TOTAL = 255
+
 # Counters in a space.
 TROOP, GOVERNOR, QASBAH = 0, 1, 2
 AMIR_OB, AMIR_REB, FORT = 3, 4, 5

@@ -325,10 +325,12 @@ def compile_rules(raw: dict, variant: str = "base", map_source: str = "map.yaml"
         if (
             not isinstance(entry, dict)
             or not isinstance(entry.get("total"), int)
-            or entry["total"] < 0
+            or not 0 <= entry["total"] <= P.MAX_TOTAL
         ):
             raise _fail(
-                "pieces.yaml", f"pieces.{name}.total", "missing or not a non-negative integer"
+                "pieces.yaml",
+                f"pieces.{name}.total",
+                f"missing or not an integer from 0 to {P.MAX_TOTAL}",
             )
         totals.append(entry["total"])
     rules_raw = raw["rules"]

@@ -40,7 +40,7 @@ def new_state(rules: Rules, deck_rng: random.Random) -> GameState:
     """The state at the start of play (2.1, 2.2): every Province Tributary, pieces as set up."""
     st = GameState.__new__(GameState)
     board = rules.board
-    st.pieces = list(rules.setup_pieces)
+    st.pieces = bytearray(rules.setup_pieces)  # one byte a counter (state.py)
     st.avail = list(rules.setup_available)
     st.tributary = [k == "province" for k in board.kinds]
     st.control = [-1] * board.n

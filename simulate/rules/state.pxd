@@ -3,7 +3,8 @@
 # (tracks and flags as C integers, the board's counters as lists of small integers).
 
 cdef class GameState:
-    cdef public list pieces, avail, tributary, control, resources, cavalry, influence, slots
+    cdef public bytearray pieces
+    cdef public list avail, tributary, control, resources, cavalry, influence, slots
     cdef public list eligible, elig_next
     cdef public tuple deck, lasting
     cdef public int pool, dynasty, pos, card, acted, fork_cd, fork_ec, stay, timurid

@@ -1,4 +1,4 @@
-"""GameState: the whole game in flat lists of integers, cheap to copy, with a stable digest.
+"""GameState: the whole game in flat arrays of integers, cheap to copy, with a stable digest.
 
 Nothing here decides anything; rule modules read and change a state through the Context.
 """
@@ -15,7 +15,7 @@ KHALJI, TUGHLAQ = 0, 1  # 2.7
 # Every field of a GameState, in the order of its digest (never reorder: it would change
 # every digest); state.pxd gives the compiled copy their C types.
 FIELDS = (
-    "pieces",  # flat list: space * NK + counter (pieces.py)
+    "pieces",  # flat bytearray, one byte a counter: space * NK + counter (pieces.py)
     "avail",  # holding boxes, by piece type (1.4.3)
     "tributary",  # by space: True for a Tributary Province (1.6)
     "control",  # by space: controlling Faction or -1 (1.7)
@@ -83,7 +83,7 @@ class GameState:
                 tuple([tuple(x) for x in v])
                 if name == "slots"
                 else tuple(v)
-                if isinstance(v, list)
+                if isinstance(v, (list, bytearray))
                 else v
                 for name, v in ((n, getattr(self, n)) for n in FIELDS)
             ]

@@ -9,5 +9,5 @@ cdef tuple STRUCTURE_OF
 @cython.locals(pr=tuple, s=Py_ssize_t, total=long, trib=list)
 cpdef long tributary_prosperity(rules, GameState st)
 cpdef long delhi_bonus(rules, GameState st)
-@cython.locals(pr=tuple, p=list, struct=Py_ssize_t, total=long, s=Py_ssize_t, control=list)
+@cython.locals(pr=tuple, p=bytearray, struct=Py_ssize_t, total=long, s=Py_ssize_t, control=list)
 cpdef long vp(rules, GameState st, int f, bint final=*)

@@ -18,7 +18,7 @@ cdef class CommandRun:
 
     @cython.locals(i=Py_ssize_t, used=list)
     cpdef use(self, Py_ssize_t s, Py_ssize_t counter, long n)
-    @cython.locals(p=list, mask=object, b=Py_ssize_t, s=Py_ssize_t)
+    @cython.locals(p=bytearray, mask=object, b=Py_ssize_t, s=Py_ssize_t)
     cpdef ready_mask(self, GameState st, spaces, Py_ssize_t c1, Py_ssize_t c2, Py_ssize_t struct=*)
     @cython.locals(i=Py_ssize_t, used=list, ob=Py_ssize_t, v=long)
     cpdef long movable(self, GameState st, Py_ssize_t s, Py_ssize_t counter)

@@ -92,7 +92,7 @@ def spaces(ctx: Context, f: int, run) -> list[int]:
     return out
 
 
-def _has_defender(p: list[int], b: int, f: int) -> bool:
+def _has_defender(p: bytearray, b: int, f: int) -> bool:
     """Fast form of ``defenders``: is there anything ``f`` may attack in the space at offset ``b``."""
     if f == DS:
         return bool(
@@ -210,7 +210,7 @@ def _attacker_casualties(ctx: Context, f: int, s: int, here: tuple, helper, n: i
     return removed
 
 
-def _follow_flips(p: list[int], pools: dict, ob: int, reb: int) -> None:
+def _follow_flips(p: bytearray, pools: dict, ob: int, reb: int) -> None:
     """Move a pool's Obedient Units no longer on the map as Obedient to its Rebelling counter:
     they flipped (1.4.5), only ever from Obedient to Rebelling during an Attack."""
     for where, c in list(pools):

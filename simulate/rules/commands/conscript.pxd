@@ -6,5 +6,5 @@ from simulate.rules.state cimport GameState
 
 cdef long NK, PT_TROOP, QASBAH, TROOP
 
-@cython.locals(st=GameState, out=list, p=list, trib=list, delhi=Py_ssize_t, s=Py_ssize_t)
+@cython.locals(st=GameState, out=list, p=bytearray, trib=list, delhi=Py_ssize_t, s=Py_ssize_t)
 cpdef list spaces(Context ctx, int f, run)

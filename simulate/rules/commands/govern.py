@@ -8,7 +8,7 @@ from ..pieces import AMIR_OB, DS, GOVERNOR, NK, PT_GOVERNOR, PT_QASBAH, QASBAH, 
 from ..placement import place, remove
 
 
-def options(rules, pieces: list[int], avail: list[int], s: int) -> list:
+def options(rules, pieces: bytearray, avail: list[int], s: int) -> list:
     """Govern's choices in ``s`` (3.2.3): "governor" (place one), or with a Governor present
     (Amirs, Rajas removed, Qasbah 0/1). Reads only the board, so bots can call it too."""
     b = s * NK

@@ -7,5 +7,5 @@ from simulate.rules.state cimport GameState
 cdef long NK
 cdef tuple PIECES_OF, UNIT_TYPE, STRUCTURE_OF
 
-@cython.locals(st=GameState, out=list, p=list, home=Py_ssize_t, a=Py_ssize_t, b=Py_ssize_t, c=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t)
+@cython.locals(st=GameState, out=list, p=bytearray, home=Py_ssize_t, a=Py_ssize_t, b=Py_ssize_t, c=Py_ssize_t, s=Py_ssize_t, i=Py_ssize_t)
 cpdef list spaces(Context ctx, int f, run)

@@ -7,5 +7,5 @@ from simulate.rules.state cimport GameState
 cdef long NK
 cdef tuple PIECES_OF
 
-@cython.locals(st=GameState, p=list, trib=list, a=Py_ssize_t, b=Py_ssize_t, c=Py_ssize_t, out=list, s=Py_ssize_t, i=Py_ssize_t, mine=long, total=long, k=Py_ssize_t)
+@cython.locals(st=GameState, p=bytearray, trib=list, a=Py_ssize_t, b=Py_ssize_t, c=Py_ssize_t, out=list, s=Py_ssize_t, i=Py_ssize_t, mine=long, total=long, k=Py_ssize_t)
 cpdef list spaces(Context ctx, int f, run)

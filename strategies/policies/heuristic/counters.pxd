@@ -9,6 +9,6 @@ cdef long NK
     b=Py_ssize_t, t=long, gov=long, q=long, ao=long, ar=long, fort=long, ro=long, rr=long,
     temple=long,
 )
-cpdef tuple counts(list p, Py_ssize_t s)
-@cython.locals(out=list, s=Py_ssize_t, i=Py_ssize_t, hit=bint)
-cpdef list sync_spaces(list new, list old)
+cpdef tuple counts(bytearray p, Py_ssize_t s)
+@cython.locals(out=list, s=Py_ssize_t, i=Py_ssize_t, hit=bint, a=long)
+cpdef list sync_spaces(bytearray new, bytearray old)

@@ -33,7 +33,7 @@ cdef class Evaluator:
         ds_score=double, bk_score=double, ve_score=double,
     )
     cpdef list _scores(
-        self, list p, tributary, resources, cavalry, influence, avail_mongols, dynasty, timurid,
+        self, bytearray p, tributary, resources, cavalry, influence, avail_mongols, dynasty, timurid,
         double progress,
     )
 

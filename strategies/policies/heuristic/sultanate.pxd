@@ -17,19 +17,19 @@ cdef class SultanateBot(FactionBot):
     cpdef double _add_value(self, obs, Py_ssize_t s, long k)
     cpdef double space_value(self, obs, str name, Py_ssize_t s)
     cpdef space_key(self, obs, str name, Py_ssize_t s)
-    @cython.locals(p=list, b=Py_ssize_t, out=list)
+    @cython.locals(p=bytearray, b=Py_ssize_t, out=list)
     cpdef list _targets(self, obs, Py_ssize_t s)
-    @cython.locals(p=list, best=long, a=Py_ssize_t, b=Py_ssize_t, t=long, gov=long)
+    @cython.locals(p=bytearray, best=long, a=Py_ssize_t, b=Py_ssize_t, t=long, gov=long)
     cpdef long _support(self, obs, Py_ssize_t s)
     @cython.locals(
-        p=list, n=Py_ssize_t, reach=long, restricted=bint, o=Py_ssize_t, d=Py_ssize_t,
+        p=bytearray, n=Py_ssize_t, reach=long, restricted=bint, o=Py_ssize_t, d=Py_ssize_t,
         k=Py_ssize_t, t=long, prev=double, cur=double, step=double, total=double, acc=double,
         best_v=double, min_loss=double, longest=Py_ssize_t, best_k=long, within=tuple,
         loss_tab=dict, gain_tab=dict, out=list, gains=list, losses=list,
     )
     cpdef tuple _campaign_plan(self, obs, origins)
     @cython.locals(
-        p=list, a=Py_ssize_t, t=long, g=long, b=Py_ssize_t, want=double, total=double,
+        p=bytearray, a=Py_ssize_t, t=long, g=long, b=Py_ssize_t, want=double, total=double,
         moved=long, sources=list, plan=dict, taken=dict,
     )
     cpdef tuple march_plan(self, obs, Py_ssize_t s)

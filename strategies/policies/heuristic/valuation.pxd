@@ -14,7 +14,8 @@ cdef class Valuation:
     cdef public int faction
     cdef public tuple commands, decrees
     cdef public frozenset timing_first, local_commands
-    cdef public list pieces, tributary, available, control, resources, cavalry, influence
+    cdef public bytearray pieces
+    cdef public list tributary, available, control, resources, cavalry, influence
     cdef public object owner, rng, rules, board, P, adj, provinces, zone, W, play
     cdef public tuple is_prov
     cdef public Evaluator ev
@@ -30,7 +31,7 @@ cdef class Valuation:
     cdef public tuple _hoods
 
     @cython.locals(
-        p=list, b=Py_ssize_t, loc=tuple, rw=list, own=double, l0=double, l1=double,
+        p=bytearray, b=Py_ssize_t, loc=tuple, rw=list, own=double, l0=double, l1=double,
         l2=double, w0=double, w1=double, w2=double, ds=long, bk=long, ve=long, gov=long,
     )
     cpdef double worth(
@@ -55,12 +56,12 @@ cdef class Valuation:
     cpdef tuple move_plan(self, obs, Py_ssize_t s, list sources, long limit)
     @cython.locals(
         n=Py_ssize_t, s=Py_ssize_t, a=Py_ssize_t,
-        p=list, trib=list, sig=list, stash=list, local=list, hood=list,
+        p=bytearray, trib=list, sig=list, stash=list, local=list, hood=list,
         hoods=tuple, memos=tuple,
     )
     cpdef _changed(self, spaces)
     @cython.locals(key=long, b=Py_ssize_t, k=Py_ssize_t, c=long)
-    cpdef content_id(self, list p, list trib, Py_ssize_t s)
+    cpdef content_id(self, bytearray p, list trib, Py_ssize_t s)
     @cython.locals(sig=list, ids=list, t=Py_ssize_t)
     cpdef hood_id(self, Py_ssize_t s)
     @cython.locals(base=double)

@@ -231,7 +231,7 @@ class Valuation:
             ]
             self._stashed = n
 
-    def content_id(self, p: list[int], trib: list, s: int) -> int:
+    def content_id(self, p: bytearray, trib: list, s: int) -> int:
         """A number naming the content of space ``s`` (its counters and Tributary marker):
         the counters packed 6 bits each when they fit (every real count), else an interned
         id (below ``PACKED``, so the two never meet)."""
