@@ -27,6 +27,7 @@ from .rules.pieces import (
 from .rules.ruleset import Rules, load_rules
 from .rules.setup import new_state
 from .rules.state import GameState
+from .rules.victory import vp
 from .seeds import streams
 
 CARD_KINDS = {
@@ -72,43 +73,47 @@ def _snapshot(
             trib += 1
         else:
             controlled[control[s]] += 1
-    vps = [victory.vp(rules, st, f, final=st.over) for f in FACTIONS]  # 5.1-5.3
+    over = st.over
+    vps = [vp(rules, st, f, over) for f in FACTIONS]  # 5.1-5.3 (a C call compiled)
     mp, pj, dl = (
         p[rules.mountain_passes * NK + MONGOL],
         p[rules.punjab * NK + MONGOL],
         p[rules.delhi * NK + MONGOL],
     )
-    n = len(p)
+    n = len(p) // NK  # spaces (loops over spaces, not strides: C loops compiled)
     qasbahs = 0
-    for i in range(QASBAH, n, NK):
-        qasbahs += p[i]
+    for s in range(n):
+        qasbahs += p[s * NK + QASBAH]
     out = []
     for f in FACTIONS:
         u1, u2 = UNITS_OF[f]
         units = 0
-        for i in range(0, n, NK):
-            units += p[i + u1] + p[i + u2]
+        for s in range(n):
+            units += p[s * NK + u1] + p[s * NK + u2]
         action, command, decree = log[f]
         out.append(
-            TurnRecord(
-                turn,
-                card_id,
-                kind,
-                NAMES[f],
-                action,
-                command,
-                decree,
-                vps[f],
-                st.resources[f],
-                st.cavalry[f],
-                None if f == DS else st.influence[f],
-                trib,
-                controlled[f],
-                units,
-                mp,
-                pj,
-                dl,
-                qasbahs,
+            tuple.__new__(  # a TurnRecord, built without its Python-level __new__
+                TurnRecord,
+                (
+                    turn,
+                    card_id,
+                    kind,
+                    NAMES[f],
+                    action,
+                    command,
+                    decree,
+                    vps[f],
+                    st.resources[f],
+                    st.cavalry[f],
+                    None if f == DS else st.influence[f],
+                    trib,
+                    controlled[f],
+                    units,
+                    mp,
+                    pj,
+                    dl,
+                    qasbahs,
+                ),
             )
         )
     return out
@@ -156,7 +161,7 @@ def _result(rules: Rules, st: GameState, seed: int, turns: list, log: list | Non
     return GameResult(
         seed=seed,
         winner=None if win is None else NAMES[win],
-        vp={NAMES[f]: victory.vp(rules, st, f, final=True) for f in FACTIONS},
+        vp={NAMES[f]: vp(rules, st, f, True) for f in FACTIONS},
         resources={NAMES[f]: st.resources[f] for f in FACTIONS},
         influence={"BK": st.influence[BK], "VE": st.influence[VE]},
         cavalry={NAMES[f]: st.cavalry[f] for f in FACTIONS},
