@@ -130,6 +130,27 @@ def test_the_strong_tiers_vijayanagara_is_the_defaults_seat():
     assert strong.searches({})["VE"] == default.searches({})["VE"]
 
 
+def test_the_value_endgame_candidate_is_the_default_but_for_its_end_game_searches():
+    """examples/value-endgame.toml (issue 43): v19's layers and searches, but for the budget
+    and the value model of the Sultanate's and Vijayanagara's end-game mcts."""
+    path = lineup.LINEUPS.parent.parent / "examples" / "value-endgame.toml"
+    cand, default = lineup.load(str(path)), lineup.shipped("heuristic")
+    assert cand.layers == default.layers
+    mine, theirs = cand.searches({}), default.searches({})
+    assert mine["BK"] == theirs["BK"]
+    for seat in ("DS", "VE"):
+        changed = {
+            k for k in mine[seat]._fields if getattr(mine[seat], k) != getattr(theirs[seat], k)
+        }
+        assert changed == {"mcts_budget", "value"}
+        rollouts, horizon, top, expand, screen = mine[seat].mcts_budget
+        assert (rollouts, top) == (2, 3)
+        assert (horizon, expand, screen) == theirs[seat].mcts_budget[1:2] + theirs[
+            seat
+        ].mcts_budget[3:]
+        assert mine[seat].value is not None and theirs[seat].value is None
+
+
 HEAD = 'description = "d"\nversion = "x"\npolicy = "heuristic"\n'
 
 
