@@ -1,6 +1,6 @@
 # C types for the compiled copy of state.py (setup.py; the .py stays the source of truth):
 # the GameState as an extension type, so the engine reads its fields as C struct members
-# (tracks and flags as C integers, the board's counters as lists of small integers).
+# (tracks and flags as C integers, the board's counters as one bytearray, the rest as lists).
 
 cdef class GameState:
     cdef public bytearray pieces
