@@ -89,7 +89,8 @@ def _snapshot(
         u1, u2 = UNITS_OF[f]
         units = 0
         for s in range(n):
-            units += p[s * NK + u1] + p[s * NK + u2]
+            b = s * NK
+            units += p[b + u1] + p[b + u2]
         action, command, decree = log[f]
         out.append(
             tuple.__new__(  # a TurnRecord, built without its Python-level __new__

@@ -144,10 +144,9 @@ def test_the_value_endgame_candidate_is_the_default_but_for_its_end_game_searche
         }
         assert changed == {"mcts_budget", "value"}
         rollouts, horizon, top, expand, screen = mine[seat].mcts_budget
+        _, v19_horizon, _, v19_expand, v19_screen = theirs[seat].mcts_budget
         assert (rollouts, top) == (2, 3)
-        assert (horizon, expand, screen) == theirs[seat].mcts_budget[1:2] + theirs[
-            seat
-        ].mcts_budget[3:]
+        assert (horizon, expand, screen) == (v19_horizon, v19_expand, v19_screen)
         assert mine[seat].value is not None and theirs[seat].value is None
 
 
