@@ -5,8 +5,9 @@ from __future__ import annotations
 import copy
 
 import pytest
+import yaml
 
-from simulate.rules.datafiles import DataError, load_raw
+from simulate.rules.datafiles import DATA_DIR, DataError, load_raw, read_yaml
 from simulate.rules.ruleset import compile_rules
 
 
@@ -136,3 +137,20 @@ def test_a_map_with_more_spaces_than_the_engine_takes_is_rejected(raw):
     extra = [dict(province, name=f"Extra {i}") for i in range(62 - len(bad["map"]["spaces"]) + 1)]
     bad["map"]["spaces"].extend(extra)
     assert _error(bad) == "map.yaml: spaces: 63 spaces: the engine takes at most 62"
+
+
+def test_the_fast_loader_reads_every_data_file_as_the_pure_one(tmp_path):
+    # read_yaml uses libyaml's safe loader when PyYAML has it: it must give the same data
+    for path in sorted(DATA_DIR.glob("*.yaml")):
+        with open(path, encoding="utf-8") as fh:
+            assert read_yaml(path) == yaml.load(fh, Loader=yaml.SafeLoader), path.name
+
+
+def test_invalid_yaml_is_one_line_naming_file_and_line(tmp_path):
+    bad = tmp_path / "map.yaml"
+    bad.write_text("spaces:\n  - name: Delhi\n   bad: [1, 2\n", encoding="utf-8")
+    with pytest.raises(DataError) as exc:
+        read_yaml(bad)
+    message = str(exc.value)
+    assert "\n" not in message
+    assert message.startswith(f"{bad}: line ") and "invalid YAML" in message
