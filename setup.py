@@ -46,6 +46,7 @@ NATIVE = [
     "simulate/rules/invariants.py",
     "simulate/game.py",
     "simulate/rules/observation.py",
+    "simulate/rules/shuffle.py",
     "simulate/rules/context.py",
     "simulate/rules/sequence.py",
     "simulate/rules/state.py",

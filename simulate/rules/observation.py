@@ -8,6 +8,7 @@ import random
 
 from . import victory
 from .ruleset import EVENT, MONGOL_CARD, TIMURID, Card, Rules
+from .shuffle import shuffle
 from .state import GameState
 
 
@@ -122,8 +123,8 @@ def redeal(rules: Rules, deck: tuple[int, ...], pos: int, rng: random.Random) ->
     unseen_events = [i for i in rules.event_cards if i not in seen]
     unseen_mongols = [i for i in rules.mongol_cards if i not in seen]
     unseen_timurid = [i for i in rules.timurid_cards if i not in seen]
-    rng.shuffle(unseen_events)
-    rng.shuffle(unseen_mongols)
+    shuffle(unseen_events, rng)
+    shuffle(unseen_mongols, rng)
     out = list(deck)
     for start, end, spec in _stack_bounds(rules):
         lo = max(start, pos)
@@ -135,6 +136,6 @@ def redeal(rules: Rules, deck: tuple[int, ...], pos: int, rng: random.Random) ->
         need_t = spec.get("timurid", 0) - shown.count(TIMURID)
         part = unseen_events[:need_e] + unseen_mongols[:need_m] + unseen_timurid[:need_t]
         del unseen_events[:need_e], unseen_mongols[:need_m], unseen_timurid[:need_t]
-        rng.shuffle(part)
+        shuffle(part, rng)
         out[lo:end] = part
     return tuple(out)

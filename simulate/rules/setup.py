@@ -6,6 +6,7 @@ import random
 
 from .pieces import UNIT_TYPE
 from .ruleset import Rules
+from .shuffle import shuffle
 from .state import GameState
 
 
@@ -15,8 +16,8 @@ def build_deck(rules: Rules, rng: random.Random) -> tuple[int, ...]:
     put the Succession cards between the stacks (2.1 steps 1-7). Top of the deck first."""
     events = list(rules.event_cards)
     mongols = list(rules.mongol_cards)
-    rng.shuffle(events)
-    rng.shuffle(mongols)
+    shuffle(events, rng)
+    shuffle(mongols, rng)
     eps = rules.events_per_stack
     deck: list[int] = []
     timurid = list(rules.timurid_cards)
@@ -28,7 +29,7 @@ def build_deck(rules: Rules, rng: random.Random) -> tuple[int, ...]:
         t = spec.get("timurid", 0)
         stack += timurid[:t]
         del timurid[:t]
-        rng.shuffle(stack)
+        shuffle(stack, rng)
         deck += stack
         then = spec.get("then")
         if then:
