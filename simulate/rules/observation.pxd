@@ -16,3 +16,6 @@ cdef class Observation:
     need_m=Py_ssize_t, need_t=Py_ssize_t, part=list, shown=list,
 )
 cpdef tuple redeal(rules, tuple deck, Py_ssize_t pos, rng)
+
+@cython.locals(o=Observation, st=GameState)
+cpdef tuple position(obs)

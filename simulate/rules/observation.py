@@ -105,6 +105,38 @@ class Observation:
         return st
 
 
+def position(obs) -> tuple:
+    """The public position a bot reads at every decision, in one call: (pieces, tributary,
+    available, control, resources, cavalry, influence, dynasty, cards remaining), the live
+    lists as the properties give them. An Observation's are C reads when compiled; any other
+    object with those attributes (a test's bare board) is read by its attributes."""
+    if type(obs) is Observation:
+        o = obs
+        st = o._st
+        return (
+            st.pieces,
+            st.tributary,
+            st.avail,
+            st.control,
+            st.resources,
+            st.cavalry,
+            st.influence,
+            st.dynasty,
+            len(st.deck) - st.pos,
+        )
+    return (
+        obs.pieces,
+        obs.tributary,
+        obs.available,
+        obs.control,
+        obs.resources,
+        obs.cavalry,
+        obs.influence,
+        obs.dynasty,
+        obs.cards_remaining,
+    )
+
+
 def _stack_bounds(rules: Rules) -> list[tuple[int, int, dict]]:
     bounds = []
     at = 0

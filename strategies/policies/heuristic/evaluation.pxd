@@ -19,6 +19,7 @@ cdef class Evaluator:
     cpdef tuple locals(
         self, Py_ssize_t s, long ds, long bk, long ve, bint tributary, long governor, bint tughlaq
     )
+    cpdef double progress_at(self, left)
     @cython.locals(
         pr=tuple, risk=tuple, hold=tuple, s=Py_ssize_t, b=Py_ssize_t,
         t=long, gov=long, q=long, ao=long, ar=long, fort=long, ro=long, rr=long, temple=long,

@@ -132,7 +132,11 @@ class Evaluator:
 
     def progress(self, obs) -> float:
         """How far through the deck the game is, 0..1 (public: cards left, 2.3)."""
-        return (self.total - obs.cards_remaining) / self.total
+        return self.progress_at(obs.cards_remaining)
+
+    def progress_at(self, left: int) -> float:
+        """``progress`` with ``left`` cards still to draw."""
+        return (self.total - left) / self.total
 
     def final(self, st) -> list[float]:
         from simulate.rules.victory import vp

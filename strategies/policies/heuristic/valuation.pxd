@@ -6,6 +6,7 @@
 cimport cython
 from strategies.policies.heuristic.counters cimport counts, sync_spaces
 from strategies.policies.heuristic.evaluation cimport Evaluator
+from simulate.rules.observation cimport position
 
 # the integer constants it imports (pieces.py, state.py), as C integers
 cdef long BK, DS, NK, VE, TUGHLAQ, PACKED, DELTA_KEYS
@@ -70,5 +71,6 @@ cdef class Valuation:
     cpdef double gain_value(self, long r, long gain)
     @cython.locals(total=double, i=long, left=long)
     cpdef double cost(self, long r, long k=*)
+    cpdef _moved(self, obs, long dynasty, long left)
     cpdef list space_values(self, obs, str name)
     cpdef list spaces_for(self, obs, str name)

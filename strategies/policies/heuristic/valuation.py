@@ -35,6 +35,7 @@ from __future__ import annotations
 import weakref
 from functools import cache
 
+from simulate.rules.observation import position
 from simulate.rules.pieces import BK, DS, NK, VE
 from simulate.rules.state import TUGHLAQ
 
@@ -146,10 +147,18 @@ class Valuation:
 
     def choose(self, obs, d):
         # this decision's position: the Observation's live lists, read (never written) by the
-        # bot's methods as ``self.pieces``... (one attribute read here, not one per use)
-        self.pieces, self.tributary, self.available = obs.pieces, obs.tributary, obs.available
-        self.control, self.resources = obs.control, obs.resources
-        self.cavalry, self.influence = obs.cavalry, obs.influence
+        # bot's methods as ``self.pieces``... (read once here, in one call, not once per use)
+        (
+            self.pieces,
+            self.tributary,
+            self.available,
+            self.control,
+            self.resources,
+            self.cavalry,
+            self.influence,
+            dynasty,
+            left,
+        ) = position(obs)
         # a new position (pieces, markers, tracks, Dynasty, card) makes some values stale
         if (
             self.pieces != self._pl
@@ -157,10 +166,10 @@ class Valuation:
             or self.available != self._al
             or self.cavalry != self._cl
             or self.influence != self._il
-            or obs.dynasty != self._dyn
-            or obs.cards_remaining != self._left
+            or dynasty != self._dyn
+            or left != self._left
         ):
-            self._moved(obs)
+            self._moved(obs, dynasty, left)
         if not self.keep_caches:
             self._forget()
             self._spaces = {}
@@ -173,15 +182,16 @@ class Valuation:
                 return choice
         return self.fallback(obs, d)
 
-    def _moved(self, obs) -> None:
-        """The position changed since the last decision: forget what it made stale."""
+    def _moved(self, obs, dynasty: int, left: int) -> None:
+        """The position changed since the last decision (now under ``dynasty`` with ``left``
+        cards to draw): forget what it made stale."""
         p, trib = self.pieces, self.tributary
         old_p, old_t = self._pl, self._tl
-        new_card = obs.cards_remaining != self._left
+        new_card = left != self._left
         self._al, self._cl, self._il = self.available[:], self.cavalry[:], self.influence[:]
-        self._dyn, self._left = obs.dynasty, obs.cards_remaining
-        self.progress = self.ev.progress(obs)
-        tughlaq = obs.dynasty == TUGHLAQ
+        self._dyn, self._left = dynasty, left
+        self.progress = self.ev.progress_at(left)
+        tughlaq = dynasty == TUGHLAQ
         self._spaces = {}
         if len(self._values) > VALUES_MAX:
             self._values = {}
