@@ -1,5 +1,3 @@
-cimport cython
-
 # C types for the compiled copy of context.py (setup.py; the .py stays the source of truth):
 # the Context as an extension type, so rule functions reach its state and ask Decisions
 # without attribute lookups.
@@ -11,7 +9,6 @@ cdef class Context:
     cdef public GameState state
     cdef public list log
 
-    @cython.locals(n=Py_ssize_t)
     cpdef ask(self, int faction, str kind, options, context=*)
     cpdef list roll(self, Py_ssize_t n, dice=*)
     cpdef action_done(self)

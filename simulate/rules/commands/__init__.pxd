@@ -16,7 +16,7 @@ cdef class CommandRun:
     cdef public Py_ssize_t n
     cdef public dict masks
 
-    @cython.locals(i=Py_ssize_t, used=list)
+    @cython.locals(i=Py_ssize_t)
     cpdef use(self, Py_ssize_t s, Py_ssize_t counter, long n)
     @cython.locals(p=bytearray, mask=object, b=Py_ssize_t, s=Py_ssize_t)
     cpdef ready_mask(self, GameState st, spaces, Py_ssize_t c1, Py_ssize_t c2, Py_ssize_t struct=*)
