@@ -27,7 +27,7 @@ import functools
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from simulate.result import FACTIONS, GameResult
+from simulate.result import FACTIONS, GameResult, TurnRecord
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -246,13 +246,18 @@ class Columns:
     def add_turns(
         self, result: GameResult, game_index: int, variant: str, lineup: str | None = None
     ) -> None:
-        """One row per TurnRecord of the game."""
-        n = len(result.turns)
+        """One row per TurnRecord of the game: the records transposed into columns at once
+        (one pass in C, not a Python loop per field: 6% of a random game's time)."""
+        turns = result.turns
+        n = len(turns)
         self.data["game_index"].extend([game_index] * n)
         self.data["variant"].extend([variant] * n)
         self.data["lineup"].extend([lineup] * n)
+        if not n:
+            return
+        columns = dict(zip(TurnRecord._fields, zip(*turns, strict=True), strict=True))
         for name in _TURN_FIELDS:
-            self.data[name].extend([getattr(t, name) for t in result.turns])
+            self.data[name].extend(columns[name])
 
     def add_actions(
         self, result: GameResult, game_index: int, variant: str, lineup: str | None = None
@@ -314,15 +319,25 @@ def _pack(values: list[Any], kind: str) -> tuple[str, Any, Any]:
     import numpy as np
 
     if kind == "string":
-        vocab: dict[str, int] = {}
-        codes = [-1 if v is None else vocab.setdefault(v, len(vocab)) for v in values]
-        return "dict", np.array(codes, dtype=np.int32), list(vocab)
+        # the values in order of first appearance (as Arrow's dictionary keeps them), coded
+        # by C-level passes; a null is coded -1
+        order = dict.fromkeys(values)
+        order.pop(None, None)
+        index = {v: i for i, v in enumerate(order)}
+        index[None] = -1
+        codes = np.fromiter(map(index.__getitem__, values), dtype=np.int32, count=len(values))
+        return "dict", codes, list(order)
     dtype = _NUMPY_TYPES[kind]
-    if None in values:
-        mask = np.array([v is None for v in values], dtype=bool)
-        data = np.array([0 if v is None else v for v in values], dtype=dtype)
-        return "masked", data, mask
-    return "plain", np.array(values, dtype=dtype), None
+    if dtype != "float64":
+        try:
+            return "plain", np.array(values, dtype=dtype), None
+        except TypeError:  # a null among them: numpy refuses None as an integer
+            pass
+    elif None not in values:  # (as a float, numpy would take None for NaN)
+        return "plain", np.array(values, dtype=dtype), None
+    mask = np.array([v is None for v in values], dtype=bool)
+    data = np.array([0 if v is None else v for v in values], dtype=dtype)
+    return "masked", data, mask
 
 
 def _unpack(packed: tuple[str, Any, Any], typ: Any) -> Any:
