@@ -26,8 +26,9 @@ HERE = Path(__file__).resolve().parent
 MANIFEST = "simulate/native.json"  # what was compiled, from which source (simulate.native)
 
 # every module a heuristic game runs through, move by move: the bot's valuation (where most
-# of the time goes), the engine, and the invariants a soak checks after every action (rules
-# loading and validation stay Python; the searches' own modules gain under 1%, measured)
+# of the time goes), the engine, and the invariants a soak checks after every action; and the
+# random policy (the random tier, and the playouts of mcts:policy=random: 3% of a random game).
+# Rules loading and validation stay Python; the searches' own modules gain under 1%, measured.
 NATIVE = [
     "strategies/policies/heuristic/counters.py",
     "strategies/policies/heuristic/valuation.py",
@@ -42,6 +43,7 @@ NATIVE = [
     "strategies/policies/heuristic/__init__.py",
     "strategies/policies/heuristic/weights.py",
     "strategies/composition.py",
+    "strategies/policies/random.py",
     "simulate/rules/board.py",
     "simulate/rules/invariants.py",
     "simulate/game.py",
