@@ -2,6 +2,7 @@
 # as C fields, and the local values and whole-board scores computed on C numbers.
 
 cimport cython
+from simulate.rules.observation cimport position
 
 # the integer constants it imports (pieces.py, state.py), as C integers
 cdef long BK, DS, GOVERNOR, MONGOL, NK, PT_MONGOL, TROOP, VE, TUGHLAQ

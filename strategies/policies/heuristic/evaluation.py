@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from simulate.rules.observation import position
 from simulate.rules.pieces import BK, DS, GOVERNOR, MONGOL, NK, PT_MONGOL, TROOP, VE
 from simulate.rules.state import TUGHLAQ
 
@@ -117,17 +118,19 @@ class Evaluator:
         )
 
     def scores_obs(self, obs) -> list[float]:
-        """Scores of DS, BK and VE seen through an Observation."""
+        """Scores of DS, BK and VE seen through an Observation (its position read in one
+        call, as the bots read it)."""
+        pieces, tributary, avail, _, resources, cavalry, influence, dynasty, left = position(obs)
         return self._scores(
-            obs.pieces,
-            obs.tributary,
-            obs.resources,
-            obs.cavalry,
-            obs.influence,
-            obs.available[PT_MONGOL],
-            obs.dynasty,
+            pieces,
+            tributary,
+            resources,
+            cavalry,
+            influence,
+            avail[PT_MONGOL],
+            dynasty,
             obs.timurid_drawn,
-            self.progress(obs),
+            self.progress_at(left),
         )
 
     def progress(self, obs) -> float:

@@ -196,8 +196,8 @@ class TurnPlanner(Valuation):
         if terms:
             f = self.faction
             margin = self.ev.margin_of(self.scores_now(obs), f)  # once per position
-            # self.resources: current (_moved)
-            ctx = choice_context(self.progress, self.resources[f], margin, obs.dynasty)
+            # self.resources, self._dyn: current (choose, _moved)
+            ctx = choice_context(self.progress, self.resources[f], margin, self._dyn)
         best_v, best = -1e18, None
         for row in self.option_rows(obs, d):
             x, a, c, dec = row[0], row[1], row[2], row[3]
