@@ -310,3 +310,28 @@ def test_influential_compel_flips_only_the_rajas_just_placed_or_moved(rules):
     decrees.execute(ctx, P.VE, "compel")
     assert ctx.state.count(a, P.TROOP) == 1
     assert (ctx.state.count(a, P.RAJA_OB), ctx.state.count(a, P.RAJA_REB)) == (1, 1)
+
+
+def test_compel_is_impossible_without_a_vijayanagara_piece_in_a_province(rules):
+    # 4.4.3 "In one Province with or adjacent to a Vijayanagara piece"
+    ctx = make_ctx(rules, empty_state(rules))
+    assert not decrees.MODULES["compel"].possible(ctx, P.VE)
+    put(ctx, "Karnataka", raja=1)
+    assert decrees.MODULES["compel"].possible(ctx, P.VE)
+
+
+def test_compel_is_possible_exactly_when_it_has_a_province_to_select(rules):
+    # 4.1: a Decree is offered only where it can do something; over random games' positions
+    from simulate import play_game
+
+    compel = decrees.MODULES["compel"]
+    seen = set()
+
+    def agree(ctx):
+        has = bool(compel._targets(ctx, P.VE))
+        assert compel.possible(ctx, P.VE) == has
+        seen.add(has)
+
+    for seed in range(3):
+        play_game(seed, "random", on_action=agree)
+    assert True in seen  # the first test gives the other side

@@ -10,11 +10,15 @@ from ..placement import flip, move, place, remove
 from ..tracks import gain_cavalry
 
 
+def _mine(ctx: Context, f: int) -> list[int]:
+    """The Provinces holding a piece of the Faction."""
+    p = ctx.state.pieces
+    return [s for s in ctx.rules.board.provinces if any([p[s * NK + c] for c in PIECES_OF[f]])]
+
+
 def _targets(ctx: Context, f: int) -> list[int]:
-    st = ctx.state
-    p = st.pieces
     board = ctx.rules.board
-    mine = {s for s in board.provinces if any(p[s * NK + c] for c in PIECES_OF[f])}
+    mine = set(_mine(ctx, f))
     return [s for s in board.provinces if s in mine or any(a in mine for a in board.adjacent[s])]
 
 
@@ -23,7 +27,8 @@ def _influential(ctx: Context, f: int) -> bool:
 
 
 def possible(ctx: Context, f: int) -> bool:
-    return bool(_targets(ctx, f))
+    """A Province of the Faction's own is a target: any target means one of those."""
+    return bool(_mine(ctx, f))
 
 
 def execute(ctx: Context, f: int) -> None:
