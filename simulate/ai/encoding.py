@@ -274,7 +274,7 @@ class Encoder:
         lay = self.layout
         at = lay["deck"][0]
         out = np.zeros(lay["observer"][0] - at, np.float32)
-        out[:5] = (st.pos, len(st.deck) - st.pos, *self._stack_left(st))
+        out[:5] = (st.pos, st.cards_left(), *self._stack_left(st))
         if st.card >= 0:
             out[lay["current_card"][0] - at + st.card] = 1.0
         played = lay["played"][0] - at

@@ -87,7 +87,7 @@ class Observation:
 
     @property
     def cards_remaining(self) -> int:
-        return len(self._st.deck) - self._st.pos
+        return self._st.cards_left()
 
     @property
     def forks_taken(self) -> tuple[int, int]:
@@ -122,7 +122,7 @@ def position(obs) -> tuple:
             st.cavalry,
             st.influence,
             st.dynasty,
-            len(st.deck) - st.pos,
+            st.cards_left(),
         )
     return (
         obs.pieces,

@@ -13,3 +13,4 @@ cdef class GameState:
 
     cpdef GameState copy(self)
     cpdef int count(self, Py_ssize_t space, Py_ssize_t counter)
+    cpdef Py_ssize_t cards_left(self)

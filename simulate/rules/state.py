@@ -96,6 +96,10 @@ class GameState:
     def count(self, space: int, counter: int) -> int:
         return self.pieces[space * P.NK + counter]
 
+    def cards_left(self) -> int:
+        """Cards still to draw (2.3): public, unlike their order."""
+        return len(self.deck) - self.pos
+
     def has_lasting(self, modifier: str, faction: int) -> bool:
         """Whether an Event's lasting modifier is in force for a Faction (EVENTS_SCHEMA 6.16)."""
         return any(m == modifier and (f == faction or f == -1) for m, f, _ in self.lasting)
