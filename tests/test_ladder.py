@@ -260,11 +260,22 @@ def test_ladders_of_one_seed_or_of_other_fields_do_not_pool(tmp_path):
 
     _ladder(tmp_path / "a", games=("6",), seed=5)
     _ladder(tmp_path / "same", games=("6",), seed=5)
-    _ladder(tmp_path / "other", games=("6",), seed=6, field=(f"all={SAME_AS_RANDOM}",))
+    _ladder(tmp_path / "other", games=("6",), seed=6, field=("all=heuristic-v1",))
     with pytest.raises(ReportError, match=r"share master seed 5 for .+: the same games, not more"):
         analysis.pooled_gains([tmp_path / "a", tmp_path / "same"])
-    with pytest.raises(ReportError, match="measure different fields"):
+    with pytest.raises(ReportError, match=r"measure different fields.+game 0 of .+ ends otherwise"):
         analysis.pooled_gains([tmp_path / "a", tmp_path / "other"])
+
+
+def test_a_field_written_otherwise_that_plays_the_same_games_pools(tmp_path):
+    # the same bots by another name (a lineup file and its specs, a version renamed): the
+    # first ladder's field replays the other's first field games exactly, so the cells pool
+    _ladder(tmp_path / "a", games=("6",), seed=5)
+    _ladder(tmp_path / "b", games=("6",), seed=6, field=(f"all={SAME_AS_RANDOM}",))
+    notes: list[str] = []
+    pooled = analysis.pooled_gains([tmp_path / "a", tmp_path / "b"], notes=notes)
+    assert {g.games for g in pooled} == {12}
+    assert len(notes) == 1 and "plays its first 3 field games exactly" in notes[0]
 
 
 def test_ladders_of_one_seed_pool_the_cells_they_do_not_share(tmp_path):

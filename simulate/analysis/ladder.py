@@ -56,27 +56,41 @@ def gains(directory: Path, confidence: float = 0.95) -> tuple[dict[str, Any], li
     return man, [_gain(seat, challenger, pairs, confidence) for seat, challenger, pairs in cells]
 
 
-def pooled_gains(directories: list[Path], confidence: float = 0.95) -> list[Gain]:
+def pooled_gains(
+    directories: list[Path], confidence: float = 0.95, notes: list[str] | None = None
+) -> list[Gain]:
     """The gains of several ladders of the same field and rules, each cell's paired games
     pooled over the ladders that play it: a second seed for a cell near its bound. Ladders of
     one master seed pool only if they share no cell (other challengers on the same games).
-    ReportError (one line) for ladders that do not pool."""
+    A field written otherwise (a lineup file, its specs, another version's name) pools if the
+    first ladder's field replays both ladders' first field games exactly (``same_play``;
+    a line for each such ladder is added to ``notes``). ReportError (one line) for ladders
+    that do not pool."""
     if len(directories) < 2:
         raise ReportError("pooling needs at least two ladders")
     cells: dict[tuple[str, str], list[pl.DataFrame]] = {}
-    first: tuple[Path, tuple] | None = None
+    first: tuple[Path, tuple, dict[str, Any]] | None = None
     seeds: dict[tuple[str, str], dict[int, Path]] = {}  # cell -> master seed -> its ladder
     played: dict[str, tuple[Path, Any]] = {}  # challenger -> (ladder, its parameters)
     for directory in map(Path, directories):
         man, found = _cells(directory)
         what = _measured(man)
         if first is None:
-            first = (directory, what)
+            first = (directory, what, man)
         elif what != first[1]:
-            raise ReportError(
-                f"{directory} and {first[0]} measure different fields, bot versions or rules: "
-                "their gains do not pool"
-            )
+            why = "different rules" if what[1:] != first[1][1:] else None
+            why = why or same_play(first[0], first[2], directory)
+            if why is not None:
+                raise ReportError(
+                    f"{directory} and {first[0]} measure different fields, bot versions or "
+                    f"rules: their gains do not pool ({why})"
+                )
+            if notes is not None:
+                notes.append(
+                    f"{directory}: its field is written otherwise than {first[0]}'s "
+                    f"({_field_words(man)}), and plays its first {REPLAYED} field games "
+                    "exactly as the first ladder's field does: pooled"
+                )
         seed = man["master_seed"]
         for name, params in (man.get("challengers") or {}).items():
             if name in played and played[name][1] != params:
@@ -150,6 +164,46 @@ def by_card(directories: list[Path], confidence: float = 0.95) -> ByCard:
     moves = card_moves(directories)
     made = ladder_cards.steps(gains) if gains else []
     return ByCard(gains, made, moves, ladder_moves.differences(moves))
+
+
+REPLAYED = 3  # field games of each ladder replayed by ``same_play``
+
+
+def same_play(first: Path, first_man: dict[str, Any], other: Path) -> str | None:
+    """None if the field of the ladder in ``first``, as its specs resolve today, plays the
+    first ``REPLAYED`` field games of both ``first`` and ``other`` to the very final states
+    they recorded (so ``other`` measured the same bots, however its field was written); else
+    why not, in a few words."""
+    from simulate import play_game
+    from simulate.study.replay import study_from_manifest
+
+    field = dict(first_man["config"]["field"])
+    for directory in (first, other):
+        _, _, variants = study_from_manifest(directory)
+        rows = (
+            pl.from_arrow(dataset.read_table(directory, "games"))
+            .filter((pl.col("lineup") == FIELD) & pl.col("error").is_null())
+            .sort("game_index")
+            .head(REPLAYED)
+        )
+        for row in rows.iter_rows(named=True):
+            try:
+                result = play_game(row["seed"], field, variants[row["variant"]])
+            except Exception as exc:  # noqa: BLE001 - a field that no longer plays
+                return f"{first}'s field no longer plays: {type(exc).__name__}: {exc}"
+            if result.state_digest != row["state_digest"]:
+                return (
+                    f"game {row['game_index']} of {directory} ends otherwise under "
+                    f"{first}'s field as it resolves today"
+                )
+    return None
+
+
+def _field_words(man: dict[str, Any]) -> str:
+    """A ladder's field in words: each seat's spec, once if all seats share it."""
+    field = man["config"]["field"]
+    specs = set(field.values())
+    return specs.pop() if len(specs) == 1 else ", ".join(f"{k}={v}" for k, v in field.items())
 
 
 def _measured(man: dict[str, Any]) -> tuple:

@@ -118,17 +118,22 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
     A cell near its bound (a challenger's gain whose interval just excludes or just
     includes 0) is read again over both ladders' games: `vsim ladder ... --seed 205 --out B`
     after `--seed 204 --out A`, then `vsim ladder-pool A B`. Each cell pools the ladders that
-    play it. Ladders of different fields, bot versions, rules or challenger parameters, or of
-    the same master seed with a cell in common, are refused.
+    play it. A field written otherwise (a lineup file, its specs) pools if the first
+    ladder's field replays both ladders' first field games exactly. Ladders of fields that
+    play otherwise, of other rules or challenger parameters, or of the same master seed with a
+    cell in common, are refused.
     """
     from simulate.analysis import ladder as analysis
     from simulate.analysis.formatting import finite
     from simulate.analysis.run import ReportError
 
+    notes: list[str] = []
     try:
-        found = analysis.pooled_gains(list(ladders))
+        found = analysis.pooled_gains(list(ladders), notes=notes)
     except ReportError as exc:
         raise InputError(str(exc)) from None
+    for note in notes:
+        click.echo(note)
     cards = analysis.by_card(list(ladders))
     _echo_gains(found)
     _echo_where(cards.made)
