@@ -12,6 +12,7 @@ from cli_support import invoke
 from simulate import play_game
 from simulate.rules.ruleset import load_rules
 from strategies import lineup, registry
+from strategies.value_model import load_value
 
 SHIPPED = ("heuristic", "heuristic-fast", "heuristic-strong", "heuristic-v1")
 OTHERS = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
@@ -40,9 +41,9 @@ def test_vsim_strategies_says_what_the_default_is():
 
 def test_a_new_tier_is_a_file_and_a_copy_of_the_default_plays_as_the_default(tmp_path):
     shipped = lineup.LINEUPS / "heuristic.toml"
-    text = shipped.read_text().replace(
-        "priors/heuristic-ds.toml", str(shipped.parent / "priors" / "heuristic-ds.toml")
-    )
+    text = shipped.read_text()
+    for fitted in ("priors/heuristic-ds.toml", "values/value.toml"):  # files beside the lineup
+        text = text.replace(fitted, str(shipped.parent / fitted))
     copy = _write(tmp_path, text)
     for seed in (3, 4):
         mine = play_game(seed, {"DS": str(copy), "BK": "heuristic", "VE": "heuristic"})
@@ -130,24 +131,15 @@ def test_the_strong_tiers_vijayanagara_is_the_defaults_seat():
     assert strong.searches({})["VE"] == default.searches({})["VE"]
 
 
-def test_the_value_endgame_candidate_is_the_default_but_for_its_end_game_searches():
-    """examples/value-endgame.toml (issue 43): v19's layers and searches, but for the budget
-    and the value model of the Sultanate's and Vijayanagara's end-game mcts."""
-    path = lineup.LINEUPS.parent.parent / "examples" / "value-endgame.toml"
-    cand, default = lineup.load(str(path)), lineup.shipped("heuristic")
-    assert cand.layers == default.layers
-    mine, theirs = cand.searches({}), default.searches({})
-    assert mine["BK"] == theirs["BK"]
+def test_the_defaults_end_game_searches_score_their_leaves_with_the_shipped_value_model():
+    """heuristic v20 (issue 43): the Sultanate's and Vijayanagara's end-game mcts score each
+    playout's leaf with lineups/values/value.toml; the Bahmani seat searches nothing."""
+    searches = lineup.shipped("heuristic").searches({})
+    shipped = load_value(lineup.LINEUPS / "values" / "value.toml").info["sha256"]
     for seat in ("DS", "VE"):
-        changed = {
-            k for k in mine[seat]._fields if getattr(mine[seat], k) != getattr(theirs[seat], k)
-        }
-        assert changed == {"mcts_budget", "value"}
-        rollouts, horizon, top, expand, screen = mine[seat].mcts_budget
-        _, v19_horizon, _, v19_expand, v19_screen = theirs[seat].mcts_budget
-        assert (rollouts, top) == (2, 3)
-        assert (horizon, expand, screen) == (v19_horizon, v19_expand, v19_screen)
-        assert mine[seat].value is not None and theirs[seat].value is None
+        assert searches[seat].value is not None
+        assert searches[seat].value.info["sha256"] == shipped
+    assert searches["BK"].value is None
 
 
 HEAD = 'description = "d"\nversion = "x"\npolicy = "heuristic"\n'

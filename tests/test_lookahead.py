@@ -231,12 +231,13 @@ def test_the_default_plays_a_small_mcts_in_the_sultanate_and_vijayanagara_end_ga
     # heuristic v15 (tuned.toml): VE's last 6 cards, 4 playouts of 2 candidates on average;
     # v16: 2 cards deep, 2 other Commands and Decrees finishing the card in the screen;
     # v17: 2 playouts of 2, and the Sultanate's last 20 cards: 1 playout of 2, 2 cards
-    # deep, 6 other Commands and Decrees finishing the card; v18: VE's 1 playout of 2
+    # deep, 6 other Commands and Decrees finishing the card; v18: VE's 1 playout of 2; v20:
+    # both seats 2 playouts of 3, each leaf scored by the learned value model
     default, fast = _seats("heuristic"), _seats("heuristic-fast")
     ds, ve = default["DS"].end_game, default["VE"].end_game
     assert (default["DS"].seat.mcts_cards, default["VE"].seat.mcts_cards) == (20, 6)
-    assert (ds.rollouts, ds.top, ds.horizon, ds.screen) == (1, 2, 2, 6)
-    assert (ve.rollouts, ve.top, ve.horizon, ve.screen) == (1, 2, 2, 2)
+    assert (ds.rollouts, ds.top, ds.horizon, ds.screen) == (2, 3, 2, 6)
+    assert (ve.rollouts, ve.top, ve.horizon, ve.screen) == (2, 3, 2, 2)
     assert ds.prior is not None and ve.prior is None  # the Sultanate's fitted prior (v19)
     assert default["BK"].end_game is None
     assert all(fast[f].end_game is None for f in fast)  # the fast tier searches nothing
