@@ -142,6 +142,20 @@ def test_the_defaults_end_game_searches_score_their_leaves_with_the_shipped_valu
     assert searches["BK"].value is None
 
 
+def test_the_bahmani_candidate_is_the_default_but_for_the_bahmani_end_game_search():
+    """examples/bk-value-endgame.toml (issue 43): v20's layers and searches, and a small
+    value-model mcts over the Bahmani bot's last 14 cards, the budget of the other two."""
+    path = lineup.LINEUPS.parent.parent / "examples" / "bk-value-endgame.toml"
+    cand, default = lineup.load(str(path)), lineup.shipped("heuristic")
+    assert cand.layers == default.layers
+    mine, theirs = cand.searches({}), default.searches({})
+    assert (mine["DS"], mine["VE"]) == (theirs["DS"], theirs["VE"])
+    bk = mine["BK"]
+    assert theirs["BK"].mcts_cards == 0 and bk.mcts_cards == 14
+    assert bk.mcts_budget == theirs["VE"].mcts_budget  # 2 playouts of 3, 2 cards deep
+    assert bk.value is not None and bk.value.info["sha256"] == theirs["VE"].value.info["sha256"]
+
+
 HEAD = 'description = "d"\nversion = "x"\npolicy = "heuristic"\n'
 
 
