@@ -72,6 +72,7 @@ def pooled_gains(
     first: tuple[Path, tuple, dict[str, Any]] | None = None
     seeds: dict[tuple[str, str], dict[int, Path]] = {}  # cell -> master seed -> its ladder
     played: dict[str, tuple[Path, Any]] = {}  # challenger -> (ladder, its parameters)
+    checked = False  # whether the first ladder's field has replayed its own games
     for directory in map(Path, directories):
         man, found = _cells(directory)
         what = _measured(man)
@@ -79,6 +80,8 @@ def pooled_gains(
             first = (directory, what, man)
         elif what != first[1]:
             why = "different rules" if what[1:] != first[1][1:] else None
+            if why is None and not checked:  # the first's field still plays its own games
+                why, checked = same_play(first[0], first[2], first[0]), True
             why = why or same_play(first[0], first[2], directory)
             if why is not None:
                 raise ReportError(
@@ -171,31 +174,30 @@ REPLAYED = 3  # field games of each ladder replayed by ``same_play``
 
 def same_play(first: Path, first_man: dict[str, Any], other: Path) -> str | None:
     """None if the field of the ladder in ``first``, as its specs resolve today, plays the
-    first ``REPLAYED`` field games of both ``first`` and ``other`` to the very final states
-    they recorded (so ``other`` measured the same bots, however its field was written); else
-    why not, in a few words."""
+    first ``REPLAYED`` field games of the ladder in ``other`` to the very final states they
+    recorded (so ``other`` measured the same bots, however its field was written; with
+    ``other`` = ``first``, that the field still plays as it did); else why not, in words."""
     from simulate import play_game
     from simulate.study.replay import study_from_manifest
 
     field = dict(first_man["config"]["field"])
-    for directory in (first, other):
-        _, _, variants = study_from_manifest(directory)
-        rows = (
-            pl.from_arrow(dataset.read_table(directory, "games"))
-            .filter((pl.col("lineup") == FIELD) & pl.col("error").is_null())
-            .sort("game_index")
-            .head(REPLAYED)
-        )
-        for row in rows.iter_rows(named=True):
-            try:
-                result = play_game(row["seed"], field, variants[row["variant"]])
-            except Exception as exc:  # noqa: BLE001 - a field that no longer plays
-                return f"{first}'s field no longer plays: {type(exc).__name__}: {exc}"
-            if result.state_digest != row["state_digest"]:
-                return (
-                    f"game {row['game_index']} of {directory} ends otherwise under "
-                    f"{first}'s field as it resolves today"
-                )
+    _, _, variants = study_from_manifest(other)
+    rows = (
+        pl.from_arrow(dataset.read_table(other, "games"))
+        .filter((pl.col("lineup") == FIELD) & pl.col("error").is_null())
+        .sort("game_index")
+        .head(REPLAYED)
+    )
+    for row in rows.iter_rows(named=True):
+        try:
+            result = play_game(row["seed"], field, variants[row["variant"]])
+        except Exception as exc:  # noqa: BLE001 - a field that no longer plays
+            return f"{first}'s field no longer plays: {type(exc).__name__}: {exc}"
+        if result.state_digest != row["state_digest"]:
+            return (
+                f"game {row['game_index']} of {other} ends otherwise under "
+                f"{first}'s field as it resolves today"
+            )
     return None
 
 
