@@ -25,7 +25,7 @@ from cli_support import ROOT, listing, process_env, run_process
 from simulate.seeds import game_seed
 from simulate.study import backends, batch, dataset, errors, manifest, records, runs, specs
 from simulate.study import replay as replay_mod
-from strategies import registry
+from strategies import lineup, registry
 
 BOOM = "tests.fault_strategies:Boom"
 
@@ -477,6 +477,34 @@ def test_a_different_config_is_refused_unless_force(tmp_path):
     assert report.played == 4
     seeds = _table(out, "games").column("seed").to_pylist()
     assert seeds == [game_seed(12, k) for k in range(4)]
+
+
+def _lineup_file(folder: Path, version: str) -> str:
+    """A lineup file (the heuristic policy, no layers) recording ``version``, read afresh as
+    a new process would after an upgrade."""
+    path = folder / "mine.toml"
+    path.write_text(f'description = "d"\nversion = "{version}"\npolicy = "heuristic"\n')
+    lineup.load.cache_clear()
+    registry.resolve.cache_clear()
+    return str(path)
+
+
+def test_a_run_begun_by_another_bot_version_is_not_resumed_unless_force(tmp_path):
+    # a spec names whatever version is installed: games of two versions never share a run
+    out = tmp_path / "run"
+    spec = _lineup_file(tmp_path, "v1")
+    _run(out, games=2, strategies={"DS": spec, "BK": "random", "VE": "random"})
+    before = _listing(out)
+    _lineup_file(tmp_path, "v2")
+    with pytest.raises(
+        errors.RunError,
+        match=rf"the bots changed since its games were played "
+        rf"\({re.escape(spec)} in the DS seat was v1 then and is v2 now\)",
+    ):
+        _run(out, games=4, strategies={"DS": spec, "BK": "random", "VE": "random"})
+    assert _listing(out) == before
+    report = _run(out, games=4, strategies={"DS": spec, "BK": "random", "VE": "random"}, force=True)
+    assert (report.played, report.already) == (4, 0)
 
 
 def test_a_raising_strategy_becomes_error_rows_and_exit_3(tmp_path):

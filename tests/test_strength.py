@@ -25,6 +25,8 @@ from simulate.study import dataset, runs
 from simulate.study.errors import RunError
 from simulate.study.specs import Study
 from simulate.study.strength import Strength, play_strength, work
+from strategies import lineup as lineups
+from strategies import registry
 
 RUNGS = ("random=all=random", "fast=all=heuristic-fast")
 
@@ -184,6 +186,25 @@ def test_a_vsim_run_of_other_bots_or_seeds_is_not_extended(tmp_path):
     other = ("fast=all=heuristic-fast", "default=all=heuristic")
     with pytest.raises(RunError, match="which no rung plays: add --rung NAME=all=random"):
         play_strength(Strength.create(other, ["3"], seed=4), out, jobs=1)
+
+
+def test_a_vsim_run_or_study_of_another_bot_version_is_not_extended(tmp_path):
+    # a spec names whatever version is installed: a rung never mixes two versions' games
+    lineup = tmp_path / "mine.toml"
+    head = 'description = "d"\npolicy = "heuristic"\nversion = '
+    lineup.write_text(head + '"v1"\n')
+    rungs = ("random=all=random", f"mine=all={lineup}")
+    run = tmp_path / "run"
+    runs.run(Study.create(3, 4, dict.fromkeys(("DS", "BK", "VE"), str(lineup))), run, jobs=1)
+    play_strength(Strength.create(rungs, ["3"], seed=4), tmp_path / "s", jobs=1)
+    lineup.write_text(head + '"v2"\n')
+    lineups.load.cache_clear()  # read afresh, as a new process would after an upgrade
+    registry.resolve.cache_clear()
+    moved = "the bots changed since its games were played"
+    with pytest.raises(RunError, match=f"{moved} .* in the DS seat was v1 then and is v2 now"):
+        play_strength(Strength.create(rungs, ["3"], seed=4), run, jobs=1)  # extending a run
+    with pytest.raises(RunError, match=moved):  # resuming a study
+        play_strength(Strength.create(rungs, ["4"], seed=4), tmp_path / "s", jobs=1)
 
 
 @pytest.mark.parametrize(

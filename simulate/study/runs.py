@@ -26,6 +26,7 @@ from simulate.study import dataset, records
 from simulate.study import manifest as manifest_mod
 from simulate.study.backends import Backend, default_jobs, open_backend
 from simulate.study.batch import MIN_CHUNK, Batch, BatchResult, plan_chunks, play
+from simulate.study.bot_versions import resumable
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
 from simulate.study.specs import Study
@@ -273,15 +274,16 @@ def out_folder(
     """Check ``out`` for ``spec`` (a study or ladder: anything with ``config()``), open the
     backend, create and lock the folder, and yield (backend, the manifest of the run being
     resumed, or None for a new one). A RunError before the yield leaves ``out`` untouched.
-    ``check`` (``check_out_dir`` by default) says which manifest, if any, is resumed."""
-    check(out, spec, force)
+    ``check`` (``check_out_dir`` by default) says which manifest, if any, is resumed; a
+    study begun by other bot versions is refused, or replaced with ``force`` (``bot_versions``)."""
+    resumable(out, check(out, spec, force), force)
     with open_backend(backend, jobs, scheduler) as be:
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise RunError(f"cannot create output {out}: {exc.strerror}") from None
         with locked(out):
-            old = check(out, spec, force)  # again, now that we hold the lock
+            old = resumable(out, check(out, spec, force), force)  # again, holding the lock
             if old is None:
                 wipe(out)  # nothing, or a different run that --force replaces
             dataset.clean(out)

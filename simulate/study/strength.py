@@ -33,6 +33,7 @@ from simulate.study import dataset, records
 from simulate.study import manifest as manifest_mod
 from simulate.study.backends import default_jobs
 from simulate.study.batch import Batch, Chunk, missing_runs, plan
+from simulate.study.bot_versions import refuse_moved
 from simulate.study.budgets import label, scaled
 from simulate.study.errors import RunError
 from simulate.study.runs import Progress, bots, check_out_dir, out_folder, play_session
@@ -281,6 +282,7 @@ def grown(out: Path, spec: Strength) -> dict[str, Any] | None:
         return None
     if any(r not in new["rungs"] for r in had) or not os.access(out, os.W_OK | os.X_OK):
         return None
+    refuse_moved(out, old)  # its rungs' games must be the installed bots' (bot_versions)
     fresh = new_manifest(spec, out)
     keys = ("run_id", "config", "strategies", "lineups", "tables")
     return (
@@ -303,6 +305,7 @@ def check_folder(out: Path, spec: Strength, force: bool) -> dict[str, Any] | Non
             if more is None:
                 raise
             return more
+    refuse_moved(out, run)
     found = adoption(out, run, spec)
     return new_manifest(spec.adopting(found), out) | {
         "extends": {
