@@ -3,7 +3,7 @@ is the file's), that composes a policy, the weight layers it plays, and which tu
 each seat (``composition.py``). A new tier is a file, not code::
 
     description = "what it is, in a line (vsim strategies shows it)"
-    version = "v20"                 # recorded in every run's manifest
+    version = "v21"                 # recorded in every run's manifest
     policy = "heuristic"            # strategies/policies/heuristic
     layers = ["tuned.toml", "choice.toml"]   # the policy's files over its weights.toml
 

@@ -133,27 +133,20 @@ def test_the_strong_tiers_vijayanagara_is_the_defaults_seat():
 
 def test_the_defaults_end_game_searches_score_their_leaves_with_the_shipped_value_model():
     """heuristic v20 (issue 43): the Sultanate's and Vijayanagara's end-game mcts score each
-    playout's leaf with lineups/values/value.toml; the Bahmani seat searches nothing."""
+    playout's leaf with lineups/values/value.toml; v21: the Bahmani seat's too."""
     searches = lineup.shipped("heuristic").searches({})
     shipped = load_value(lineup.LINEUPS / "values" / "value.toml").info["sha256"]
-    for seat in ("DS", "VE"):
+    for seat in ("DS", "BK", "VE"):
         assert searches[seat].value is not None
         assert searches[seat].value.info["sha256"] == shipped
-    assert searches["BK"].value is None
 
 
-def test_the_bahmani_candidate_is_the_default_but_for_the_bahmani_end_game_search():
-    """examples/bk-value-endgame.toml (issue 43): v20's layers and searches, and a small
-    value-model mcts over the Bahmani bot's last 14 cards, the budget of the other two."""
-    path = lineup.LINEUPS.parent.parent / "examples" / "bk-value-endgame.toml"
-    cand, default = lineup.load(str(path)), lineup.shipped("heuristic")
-    assert cand.layers == default.layers
-    mine, theirs = cand.searches({}), default.searches({})
-    assert (mine["DS"], mine["VE"]) == (theirs["DS"], theirs["VE"])
-    bk = mine["BK"]
-    assert theirs["BK"].mcts_cards == 0 and bk.mcts_cards == 14
-    assert bk.mcts_budget == theirs["VE"].mcts_budget  # 2 playouts of 3, 2 cards deep
-    assert bk.value is not None and bk.value.info["sha256"] == theirs["VE"].value.info["sha256"]
+def test_the_defaults_bahmani_end_game_search_is_vijayanagaras_over_its_last_14_cards():
+    """heuristic v21 (issue 43): a small value-model mcts over the Bahmani bot's last 14
+    cards, at Vijayanagara's budget (2 playouts of 3, 2 cards deep, a screen of 2)."""
+    searches = lineup.shipped("heuristic").searches({})
+    assert (searches["BK"].mcts_cards, searches["VE"].mcts_cards) == (14, 6)
+    assert searches["BK"].mcts_budget == searches["VE"].mcts_budget
 
 
 HEAD = 'description = "d"\nversion = "x"\npolicy = "heuristic"\n'

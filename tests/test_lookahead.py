@@ -227,19 +227,22 @@ def test_the_default_looks_ahead_late_in_the_sultanate_seat_only():
     assert _seats("heuristic:play.mcts_cards=0")["DS"].end_game is None
 
 
-def test_the_default_plays_a_small_mcts_in_the_sultanate_and_vijayanagara_end_games():
+def test_the_default_plays_a_small_mcts_in_every_seats_end_game():
     # heuristic v15 (tuned.toml): VE's last 6 cards, 4 playouts of 2 candidates on average;
     # v16: 2 cards deep, 2 other Commands and Decrees finishing the card in the screen;
     # v17: 2 playouts of 2, and the Sultanate's last 20 cards: 1 playout of 2, 2 cards
     # deep, 6 other Commands and Decrees finishing the card; v18: VE's 1 playout of 2; v20:
-    # both seats 2 playouts of 3, each leaf scored by the learned value model
+    # both seats 2 playouts of 3, each leaf scored by the learned value model; v21: the
+    # Bahmani seat's last 14 cards too, at Vijayanagara's budget
     default, fast = _seats("heuristic"), _seats("heuristic-fast")
     ds, ve = default["DS"].end_game, default["VE"].end_game
     assert (default["DS"].seat.mcts_cards, default["VE"].seat.mcts_cards) == (20, 6)
     assert (ds.rollouts, ds.top, ds.horizon, ds.screen) == (2, 3, 2, 6)
     assert (ve.rollouts, ve.top, ve.horizon, ve.screen) == (2, 3, 2, 2)
     assert ds.prior is not None and ve.prior is None  # the Sultanate's fitted prior (v19)
-    assert default["BK"].end_game is None
+    bk = default["BK"].end_game
+    assert default["BK"].seat.mcts_cards == 14
+    assert (bk.rollouts, bk.top, bk.horizon, bk.screen) == (2, 3, 2, 2)
     assert all(fast[f].end_game is None for f in fast)  # the fast tier searches nothing
 
 
@@ -250,7 +253,7 @@ def test_the_strong_tier_searches_the_sultanate_and_bahmani_end_games_at_mctss_b
         search = strong[f].end_game
         assert (search.rollouts, search.top, search.horizon, search.screen) == (8, 4, 4, 0)
         assert search.prior is None
-    assert default["BK"].end_game is None
+    assert default["BK"].seat.mcts_cards == 14  # the default's own small search (v21)
     assert strong["VE"].policy.weights == default["VE"].policy.weights
     assert strong["VE"].seat == default["VE"].seat
 
@@ -304,10 +307,13 @@ def test_an_end_game_search_that_would_never_play_is_refused():
 
 
 def test_a_parameter_refused_by_one_seats_values_names_that_seat():
-    # a spec's play parameter applies to every seat's values (tuned.toml): Vijayanagara's
-    # search covers its last 6 cards, so a stop at 16 is refused there, and the error says so
-    with pytest.raises(ValueError, match=r"^in the VE seat: mcts_stop must be below mcts_cards"):
+    # a spec's play parameter applies to every seat's values (tuned.toml): the Bahmani
+    # search covers its last 14 cards (v21) and Vijayanagara's its last 6, so a stop at 16 is
+    # refused in the first of them, and the error says so
+    with pytest.raises(ValueError, match=r"^in the BK seat: mcts_stop must be below mcts_cards"):
         shipped("heuristic")(**{"play.mcts_stop": 16})
+    with pytest.raises(ValueError, match=r"^in the VE seat: mcts_stop must be below mcts_cards"):
+        shipped("heuristic")(**{"play.mcts_stop": 10})
 
 
 @pytest.mark.parametrize(

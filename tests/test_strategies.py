@@ -112,9 +112,9 @@ def test_parameters_parse_are_recorded_and_change_the_weights():
     name, params = registry.parse_spec("heuristic:aggression=0.7,events=never")
     assert name == "heuristic" and params == {"aggression": 0.7, "events": "never"}
     bot = registry.make("heuristic:aggression=0.7")
-    assert bot.params == {"aggression": 0.7, "version": "v20"}  # the bot version, for manifests
+    assert bot.params == {"aggression": 0.7, "version": "v21"}  # the bot version, for manifests
     assert bot.policy.weights["play"]["aggression"] == 0.7
-    assert registry.params_of(bot) == {"aggression": 0.7, "version": "v20"}
+    assert registry.params_of(bot) == {"aggression": 0.7, "version": "v21"}
     assert registry.make("heuristic").policy.weights["play"]["aggression"] == 0.5
     dotted = registry.make("heuristic:eval.DS.resources=0.3")
     assert dotted.policy.weights["eval"]["DS"]["resources"] == 0.3
