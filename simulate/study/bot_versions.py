@@ -34,13 +34,19 @@ def _version(spec: Any, seat: str, params: Any) -> Iterator[tuple[str, str, str]
         yield spec, seat, str(params["version"])
 
 
+def resolved(spec: str) -> dict[str, Any]:
+    """The parameters ``spec`` resolves to today, as manifests record them (its version, its
+    weights files' digests); the strategy's own error when it does not resolve."""
+    from strategies import registry
+
+    return registry.params_of(registry.make(spec))
+
+
 def installed(spec: str) -> str | None:
     """The version ``spec`` resolves to today; None for a spec that records none or no longer
     resolves (the study's own checks say what is wrong with it)."""
-    from strategies import registry
-
     try:
-        version = registry.params_of(registry.make(spec)).get("version")
+        version = resolved(spec).get("version")
     except Exception:  # noqa: BLE001 - a spec that fails here fails the study's own check
         return None
     return None if version is None else str(version)

@@ -26,7 +26,7 @@ from simulate.study import dataset, records
 from simulate.study import manifest as manifest_mod
 from simulate.study.backends import Backend, default_jobs, open_backend
 from simulate.study.batch import MIN_CHUNK, Batch, BatchResult, plan_chunks, play
-from simulate.study.bot_versions import resumable
+from simulate.study.bot_versions import resolved, resumable
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
 from simulate.study.specs import Study
@@ -417,12 +417,10 @@ def commit(out: Path, result: BatchResult) -> None:
 def strategy_params(strategies: dict[str, str]) -> dict[str, Any]:
     """Each Faction's strategy parameters as the strategy resolved them (weights file digests
     included), so that a run's bots can be traced, not only their spec strings."""
-    from strategies import registry
-
     out: dict[str, Any] = {}
     for f in FACTIONS:
         try:
-            out[f] = registry.params_of(registry.make(strategies[f]))
+            out[f] = resolved(strategies[f])
         except Exception as exc:  # already validated by Study.create; never fail a run here
             out[f] = {"error": _one_line(exc)}
     return out
