@@ -278,6 +278,41 @@ def test_a_field_written_otherwise_that_plays_the_same_games_pools(tmp_path):
     assert len(notes) == 1 and "plays its first 3 field games exactly" in notes[0]
 
 
+def _recorded_as(ladder, name):
+    """Rewrite a ladder's manifest as if its challenger had been recorded as ``name`` by an
+    older version (a tier renamed since, or another bot under that name)."""
+    path = ladder / "manifest.json"
+    man = json.loads(path.read_text())
+    (old,) = man["challengers"]
+    man["challengers"] = {name: {f: {"version": "old"} for f in ("DS", "BK", "VE")}}
+    for rung in man["lineups"]:
+        if rung["challenger"] == old:
+            rung["challenger"] = name
+    path.write_text(json.dumps(man))
+
+
+def test_a_challenger_recorded_otherwise_that_plays_the_same_games_pools(tmp_path):
+    # a challenger whose recorded parameters changed (a tier renamed v20-strong -> v21-strong)
+    # pools when, as it resolves today, it replays its first games in each ladder and seat
+    _ladder(tmp_path / "a", games=("6",), challengers=(SAME_AS_RANDOM,), seed=5)
+    _ladder(tmp_path / "b", games=("6",), challengers=(SAME_AS_RANDOM,), seed=6)
+    _recorded_as(tmp_path / "b", SAME_AS_RANDOM)
+    notes: list[str] = []
+    pooled = analysis.pooled_gains([tmp_path / "a", tmp_path / "b"], notes=notes)
+    assert {g.games for g in pooled} == {12}
+    assert len(notes) == 1 and "recorded with other parameters" in notes[0]
+
+
+def test_a_challenger_recorded_otherwise_that_plays_other_games_does_not_pool(tmp_path):
+    from simulate.analysis.run import ReportError
+
+    _ladder(tmp_path / "a", games=("6",), challengers=(SAME_AS_RANDOM,), seed=5)
+    _ladder(tmp_path / "b", games=("6",), challengers=("heuristic-v1",), seed=6)
+    _recorded_as(tmp_path / "b", SAME_AS_RANDOM)
+    with pytest.raises(ReportError, match=r"other parameters .+ do not pool .+ ends otherwise"):
+        analysis.pooled_gains([tmp_path / "a", tmp_path / "b"])
+
+
 def test_ladders_of_one_seed_pool_the_cells_they_do_not_share(tmp_path):
     # other challengers on the same games (one master seed) add cells, not games: each cell
     # pools only the ladders that play it

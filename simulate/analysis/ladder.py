@@ -97,10 +97,19 @@ def pooled_gains(
         seed = man["master_seed"]
         for name, params in (man.get("challengers") or {}).items():
             if name in played and played[name][1] != params:
-                raise ReportError(
-                    f"challenger {name!r} plays with other parameters in {directory} than in "
-                    f"{played[name][0]}: its gains do not pool"
-                )
+                # recorded otherwise (a tier renamed since): pooled if it replays both
+                why = _same_challenger(first[0], first[2], name, (played[name][0], directory))
+                if why is not None:
+                    raise ReportError(
+                        f"challenger {name!r} plays with other parameters in {directory} than "
+                        f"in {played[name][0]}: its gains do not pool ({why})"
+                    )
+                if notes is not None:
+                    notes.append(
+                        f"{directory}: challenger {name} was recorded with other parameters "
+                        f"than in {played[name][0]}, and plays its first {REPLAYED} games of "
+                        "each seat exactly as it does today in both: pooled"
+                    )
             played.setdefault(name, (directory, params))
         for seat, challenger, pairs in found:
             owners = seeds.setdefault((seat, challenger), {})
@@ -172,19 +181,27 @@ def by_card(directories: list[Path], confidence: float = 0.95) -> ByCard:
 REPLAYED = 3  # field games of each ladder replayed by ``same_play``
 
 
-def same_play(first: Path, first_man: dict[str, Any], other: Path) -> str | None:
+def same_play(
+    first: Path, first_man: dict[str, Any], other: Path, rung: dict[str, Any] | None = None
+) -> str | None:
     """None if the field of the ladder in ``first``, as its specs resolve today, plays the
     first ``REPLAYED`` field games of the ladder in ``other`` to the very final states they
     recorded (so ``other`` measured the same bots, however its field was written; with
-    ``other`` = ``first``, that the field still plays as it did); else why not, in words."""
+    ``other`` = ``first``, that the field still plays as it did); else why not, in words.
+    With ``rung`` (one of ``other``'s manifest ``lineups``), the same for that rung's games,
+    its challenger (as its spec resolves today) in its seat of ``first``'s field."""
     from simulate import play_game
     from simulate.study.replay import study_from_manifest
 
     field = dict(first_man["config"]["field"])
+    key, who = FIELD, f"{first}'s field"
+    if rung is not None:
+        field[rung["seat"]] = rung["challenger"]
+        key, who = rung["key"], f"{rung['challenger']} in {rung['seat']}'s seat of {who}"
     _, _, variants = study_from_manifest(other)
     rows = (
         pl.from_arrow(dataset.read_table(other, "games"))
-        .filter((pl.col("lineup") == FIELD) & pl.col("error").is_null())
+        .filter((pl.col("lineup") == key) & pl.col("error").is_null())
         .sort("game_index")
         .head(REPLAYED)
     )
@@ -192,12 +209,24 @@ def same_play(first: Path, first_man: dict[str, Any], other: Path) -> str | None
         try:
             result = play_game(row["seed"], field, variants[row["variant"]])
         except Exception as exc:  # noqa: BLE001 - a field that no longer plays
-            return f"{first}'s field no longer plays: {type(exc).__name__}: {exc}"
+            return f"{who} no longer plays: {type(exc).__name__}: {exc}"
         if result.state_digest != row["state_digest"]:
-            return (
-                f"game {row['game_index']} of {other} ends otherwise under "
-                f"{first}'s field as it resolves today"
-            )
+            return f"game {row['game_index']} of {other} ends otherwise under {who} as it resolves today"
+    return None
+
+
+def _same_challenger(
+    first: Path, first_man: dict[str, Any], name: str, ladders: tuple[Path, ...]
+) -> str | None:
+    """None if challenger ``name``, as its spec resolves today, replays its first games in
+    every seat it took in each of ``ladders`` (``same_play`` of each rung); else why not."""
+    for directory in ladders:
+        man = manifest_mod.read(directory) or {}
+        for rung in man.get("lineups", []):
+            if rung.get("challenger") == name and rung.get("seat"):
+                why = same_play(first, first_man, directory, rung)
+                if why is not None:
+                    return why
     return None
 
 
