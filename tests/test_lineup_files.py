@@ -125,10 +125,16 @@ def test_the_fast_tiers_bahmani_and_vijayanagara_are_the_defaults_policy():
     assert made.policy_of("BK") is made.policy_of("VE") is not made.policy_of("DS")
 
 
-def test_the_strong_tiers_vijayanagara_is_the_defaults_seat():
+def test_the_strong_tier_is_the_default_with_bigger_end_game_searches():
+    """v22-strong (issue 43): every seat's layers, cards searched, prior and value model are
+    the default's; only the end-game searches' budgets differ."""
     strong, default = lineup.shipped("heuristic-strong"), lineup.shipped("heuristic")
-    assert strong.layers["VE"] == default.layers["VE"]
-    assert strong.searches({})["VE"] == default.searches({})["VE"]
+    mine, its = strong.searches({}), default.searches({})
+    for seat in ("DS", "BK", "VE"):
+        assert strong.layers[seat] == default.layers[seat]
+        assert mine[seat].mcts_cards == its[seat].mcts_cards
+        assert mine[seat].value.info["sha256"] == its[seat].value.info["sha256"]
+        assert mine[seat] != its[seat]
 
 
 def test_the_defaults_end_game_searches_score_their_leaves_with_the_shipped_value_model():

@@ -246,16 +246,16 @@ def test_the_default_plays_a_small_mcts_in_every_seats_end_game():
     assert all(fast[f].end_game is None for f in fast)  # the fast tier searches nothing
 
 
-def test_the_strong_tier_searches_the_sultanate_and_bahmani_end_games_at_mctss_budget():
+def test_the_strong_tier_searches_every_end_game_at_mctss_budget():
+    # v22-strong: the default's windows, screens, prior and value model, with mcts's own
+    # budget (8 playouts of 4 candidates, 4 cards deep) instead of the default's 2 of 3, 2 deep
     strong, default = _seats("heuristic-strong"), _seats("heuristic")
-    assert (strong["DS"].seat.mcts_cards, strong["BK"].seat.mcts_cards) == (22, 8)
-    for f in ("DS", "BK"):  # mcts's own default budget, not the default's small one
-        search = strong[f].end_game
-        assert (search.rollouts, search.top, search.horizon, search.screen) == (8, 4, 4, 0)
-        assert search.prior is None
-    assert default["BK"].seat.mcts_cards == 14  # the default's own small search (v21)
-    assert strong["VE"].policy.weights == default["VE"].policy.weights
-    assert strong["VE"].seat == default["VE"].seat
+    for f in ("DS", "BK", "VE"):
+        mine, its = strong[f].end_game, default[f].end_game
+        assert strong[f].seat.mcts_cards == default[f].seat.mcts_cards
+        assert (mine.rollouts, mine.top, mine.horizon) == (8, 4, 4)
+        assert mine.screen == its.screen and (mine.prior is None) == (its.prior is None)
+        assert strong[f].policy.weights == default[f].policy.weights
 
 
 def test_an_end_game_search_decides_only_in_the_last_cards():
@@ -287,7 +287,7 @@ def test_an_end_game_search_plays_with_its_seats_budget():
     search = _seats(spec)["VE"].end_game
     budget = (search.rollouts, search.horizon, search.top, search.expand, search.screen)
     assert budget == (2, 3, 2, False, 3)
-    default = _seats("heuristic-strong")["DS"].end_game
+    default = _seats("heuristic-fast:play.mcts_cards=3")["VE"].end_game
     budget = (default.rollouts, default.horizon, default.top, default.expand, default.screen)
     assert budget == (8, 4, 4, True, 0)
 
