@@ -73,6 +73,7 @@ def pooled_gains(
     seeds: dict[tuple[str, str], dict[int, Path]] = {}  # cell -> master seed -> its ladder
     played: dict[str, tuple[Path, Any]] = {}  # challenger -> (ladder, its parameters)
     checked = False  # whether the first ladder's field has replayed its own games
+    replayed: set[tuple[str, Path]] = set()  # (challenger, ladder) replayed alike
     for directory in map(Path, directories):
         man, found = _cells(directory)
         what = _measured(man)
@@ -98,7 +99,11 @@ def pooled_gains(
         for name, params in (man.get("challengers") or {}).items():
             if name in played and played[name][1] != params:
                 # recorded otherwise (a tier renamed since): pooled if it replays both
-                why = _same_challenger(first[0], first[2], name, (played[name][0], directory))
+                ladders = tuple(
+                    d for d in (played[name][0], directory) if (name, d) not in replayed
+                )
+                why = _same_challenger(first[0], first[2], name, ladders)
+                replayed.update((name, d) for d in ladders)
                 if why is not None:
                     raise ReportError(
                         f"challenger {name!r} plays with other parameters in {directory} than "
@@ -211,7 +216,8 @@ def same_play(
         except Exception as exc:  # noqa: BLE001 - a field that no longer plays
             return f"{who} no longer plays: {type(exc).__name__}: {exc}"
         if result.state_digest != row["state_digest"]:
-            return f"game {row['game_index']} of {other} ends otherwise under {who} as it resolves today"
+            game = row["game_index"]
+            return f"game {game} of {other} ends otherwise under {who} as it resolves today"
     return None
 
 
