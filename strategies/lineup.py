@@ -15,6 +15,8 @@ each seat (``composition.py``). A new tier is a file, not code::
 
     [seat.VE]
     as = "heuristic"                # the very seat of another lineup: its layers and search
+    [seat.VE.search]                # (optional) settings over that seat's search
+    mcts_rollouts = 8
 
 A bare layer name is one of the policy's own files; a path (with a folder) and a seat's
 ``mcts_prior`` and ``mcts_value`` are found from the lineup file's folder, as is a lineup
@@ -178,28 +180,34 @@ def _load(p: Path, seen: frozenset[Path]) -> Lineup:
         if bad:
             known = ", ".join(SEAT_KEYS)
             raise ValueError(f"{where}: seat.{seat}: unknown key {bad[0]!r} ({known})")
-        if "as" in table:  # another lineup's very seat: its layers and search
-            if len(table) > 1:
-                raise ValueError(f"{where}: seat.{seat}: 'as' takes no other key beside it")
+        settings = _search(table.get("search", {}), f"{where}: seat.{seat}.search", p.parent)
+        if "as" in table:  # another lineup's very seat: its layers and search, ours over it
+            if set(table) - {"as", "search"}:
+                raise ValueError(
+                    f"{where}: seat.{seat}: 'as' takes no other key beside it (but search)"
+                )
             other = _seat_of(table["as"], p, seen, f"{where}: seat.{seat}")
             if other.policy != data["policy"]:
                 raise ValueError(f"{where}: seat.{seat}: {other.name!r} plays another policy")
-            layers[seat], search[seat] = other.layers[seat], other.search[seat]
+            layers[seat], search[seat] = other.layers[seat], other.search[seat] | settings
             continue
         own = _layers(table.get("layers", []), f"{where}: seat.{seat}", policy_folder, p.parent)
         layers[seat] = base + own
-        settings = table.get("search", {})
-        if not isinstance(settings, dict):
-            raise ValueError(f"{where}: seat.{seat}.search must be a table")
-        unknown = sorted(set(settings) - set(DEFAULTS))
-        if unknown:
-            known = ", ".join(DEFAULTS)
-            raise ValueError(f"{where}: seat.{seat}.search: unknown {unknown[0]!r} ({known})")
-        for key in ("mcts_prior", "mcts_value"):
-            if key in settings:
-                settings = settings | {key: prior_path(settings[key], p.parent)}
         search[seat] = settings
     return Lineup(p.stem, data["description"], data["version"], data["policy"], layers, search, p)
+
+
+def _search(settings: Any, where: str, folder: Path) -> dict[str, Any]:
+    """A seat's ``search`` table checked, its prior and value model found from ``folder``."""
+    if not isinstance(settings, dict):
+        raise ValueError(f"{where} must be a table")
+    unknown = sorted(set(settings) - set(DEFAULTS))
+    if unknown:
+        raise ValueError(f"{where}: unknown {unknown[0]!r} ({', '.join(DEFAULTS)})")
+    for key in ("mcts_prior", "mcts_value"):
+        if key in settings:
+            settings = settings | {key: prior_path(settings[key], folder)}
+    return settings
 
 
 def _seat_of(ref: Any, here: Path, seen: frozenset[Path], where: str) -> Lineup:

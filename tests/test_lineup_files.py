@@ -166,6 +166,15 @@ def test_a_seat_as_another_lineups_plays_that_seats_layers_and_search(tmp_path):
     assert made.searches({})["VE"].mcts_cards == 4 and made.searches({})["DS"].mcts_cards == 0
 
 
+def test_a_search_beside_as_is_set_over_that_seats_search(tmp_path):
+    _write(tmp_path, HEAD + "[seat.VE.search]\nmcts_cards = 4\nmcts_top = 2\n", "a.toml")
+    b = _write(
+        tmp_path, HEAD + '[seat.VE]\nas = "a.toml"\n[seat.VE.search]\nmcts_top = 5\n', "b.toml"
+    )
+    search = lineup.load(b).searches({})["VE"]
+    assert search.mcts_cards == 4 and search.mcts_budget[2] == 5  # (rollouts, horizon, top...)
+
+
 @pytest.mark.parametrize(
     ("seat", "message"),
     [
