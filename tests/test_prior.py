@@ -136,3 +136,23 @@ def test_the_prior_fit_is_deterministic_and_writes_a_prior_the_bot_plays(tmp_pat
 def test_the_prior_fit_refuses_a_bad_budget_in_one_line(capsys):
     assert prior_fit.main(["--games", "2"]) == 2
     assert capsys.readouterr().out.count("\n") == 1
+
+
+@pytest.mark.parametrize("valued", [False, True])
+def test_the_fit_scores_the_playout_as_the_seats_small_search_scores_it(valued):
+    """Its playout by the small search's own score (its value model's leaves, issue 43), its
+    values by mcts's unless ``--value`` asks for the same value model."""
+    from simulate.result import FACTIONS
+    from simulate.seeds import game_seed
+
+    class Marked(prior_fit.Recorder):
+        def new_game(self, faction, rng, rules):
+            super().new_game(faction, rng, rules)
+            self.small.score = lambda state: 123.0
+
+    rec = Marked("heuristic", rollouts=1, horizon=1, value=valued)
+    team = tuple(rec if f == "DS" else make(OTHERS[f]) for f in FACTIONS)
+    play_game(game_seed(3, 0), team)
+    cands = [c for r in rec.rows for c in r["cands"]]
+    assert cands and all(c["playout"] == 123.0 for c in cands)
+    assert all(c["value"] == 123.0 for c in cands) is valued

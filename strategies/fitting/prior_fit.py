@@ -65,9 +65,9 @@ def prior_file(seat: str) -> Path:
 class Recorder:
     """A seat that plays ``spec`` and records each decision of its end-game search."""
 
-    def __init__(self, spec: str, rollouts: int, horizon: int) -> None:
+    def __init__(self, spec: str, rollouts: int, horizon: int, value: bool = False) -> None:
         self.player = _make(spec)
-        self.rollouts, self.horizon = rollouts, horizon
+        self.rollouts, self.horizon, self.value = rollouts, horizon, value
         self.rows: list[dict] = []
 
     def new_game(self, faction: str, rng: random.Random, rules) -> None:
@@ -105,9 +105,13 @@ class Recorder:
             # the screen's ranking: after the own turn, plus staying Eligible (2.3.7)
             turn = s.ev.margin(ctx.state, s.faction) + (s.elig if c.action == "limited" else 0)
             card = s.margin(s.finish(ctx, s.pause()))
-            playout = mcts.score(s.play(worlds[1][0], c, worlds[1][1], True, small_h))
+            # the playout scored as the seat's small search scores it (its value model's
+            # leaves, if it has one); the values as mcts's budget scores them, or with --value
+            # as the same budget with the small search's value model at its leaves
+            playout = self.small.score(s.play(worlds[1][0], c, worlds[1][1], True, small_h))
+            valued = self.small if self.value else mcts
             value = [
-                mcts.score(s.play(st, c, d, True, self.horizon or None)) for st, d in worlds[2:]
+                valued.score(s.play(st, c, d, True, self.horizon or None)) for st, d in worlds[2:]
             ]
             out.append(
                 {
@@ -127,21 +131,21 @@ def _play(task: tuple) -> list[tuple[int, dict]]:
     from simulate.result import FACTIONS
     from simulate.seeds import game_seed
 
-    master, start, count, spec, seat, rollouts, horizon = task
+    master, start, count, spec, seat, rollouts, horizon, value = task
     rows = []
     for i in range(start, start + count):
-        rec = Recorder(spec, rollouts, horizon)
+        rec = Recorder(spec, rollouts, horizon, value)
         team = tuple(rec if f == seat else _make(spec) for f in FACTIONS)
         play_game(game_seed(master, i), team)
         rows.extend((i, r) for r in rec.rows)
     return rows
 
 
-def collect(games, seed, seat, spec=NO_PRIOR, rollouts=8, horizon=4, jobs=1) -> list:
+def collect(games, seed, seat, spec=NO_PRIOR, rollouts=8, horizon=4, jobs=1, value=False) -> list:
     """(game, decision) for every end-game search decision of ``seat`` in ``games`` games of
     ``spec`` from master ``seed``, in game order whatever ``jobs``."""
     tasks = [
-        (seed, s, min(CHUNK, games - s), spec, seat, rollouts, horizon)
+        (seed, s, min(CHUNK, games - s), spec, seat, rollouts, horizon, value)
         for s in range(0, games, CHUNK)
     ]
     return played(_play, tasks, jobs)
@@ -257,6 +261,11 @@ def parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--rollouts", type=int, default=8, help="playouts valuing each candidate")
     ap.add_argument("--horizon", type=int, default=4, help="cards each of them plays")
+    ap.add_argument(
+        "--value",
+        action="store_true",
+        help="score those playouts' leaves with the seat's value model (mcts:value=1)",
+    )
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, help="default: the shipped prior of the seat")
     return ap
@@ -268,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: need --games >= {FOLDS}, --rollouts >= 1, --horizon >= 0, --jobs >= 1")
         return 2
     t0 = time.time()
-    rows = collect(a.games, a.seed, a.seat, a.lineup, a.rollouts, a.horizon, a.jobs)
+    rows = collect(a.games, a.seed, a.seat, a.lineup, a.rollouts, a.horizon, a.jobs, a.value)
     if len({g for g, _ in rows}) < FOLDS:
         print(f"error: the {a.seat} seat of {a.lineup!r} made no end-game search decisions")
         return 1
