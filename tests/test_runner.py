@@ -507,6 +507,28 @@ def test_a_run_begun_by_another_bot_version_is_not_resumed_unless_force(tmp_path
     assert (report.played, report.already) == (4, 0)
 
 
+def test_a_run_whose_weights_file_changed_is_not_resumed_unless_force(tmp_path):
+    # heuristic:weights=FILE is whatever FILE holds: an edit between two calls is another bot
+    out = tmp_path / "run"
+    weights = tmp_path / "w.toml"
+    weights.write_text('[seat.VE.play.choice.terms]\n"khalji*a:pass" = 0.5\n')
+    spec = f"heuristic:weights={weights}"
+    team = {"DS": "random", "BK": "random", "VE": spec}
+    _run(out, games=2, strategies=team)
+    assert _run(out, games=3, strategies=team).played == 1  # the same file: it resumes
+    before = _listing(out)
+    weights.write_text('[seat.VE.play.choice.terms]\n"khalji*a:pass" = -0.5\n')
+    with pytest.raises(
+        errors.RunError,
+        match=rf"\({re.escape(spec)} in the VE seat read a weights file of sha256 \w{{12}} then "
+        r"and \w{12} now\)",
+    ):
+        _run(out, games=4, strategies=team)
+    assert _listing(out) == before
+    report = _run(out, games=4, strategies=team, force=True)
+    assert (report.played, report.already) == (4, 0)
+
+
 def test_a_raising_strategy_becomes_error_rows_and_exit_3(tmp_path):
     out = tmp_path / "boom"
     result = vsim(

@@ -1,8 +1,9 @@
-"""A study folder is resumed or extended only by the bot versions that began it: a spec such
-as ``heuristic`` names whatever version is installed, so games played after an upgrade would
-sit beside the old version's games under one name (DESIGN: determinism, one seed, one answer).
-The versions are the ones every manifest records (``strategy_params``, a lineup's, a ladder's
-challengers')."""
+"""A study folder is resumed or extended only by the bots that began it: a spec such as
+``heuristic`` names whatever version is installed, and ``heuristic:weights=FILE`` whatever the
+file holds, so games played after an upgrade or an edit would sit beside the old games under
+one name (DESIGN: determinism, one seed, one answer). A bot is its version and the digests of
+the files it reads (``weights_sha256``, ``value_sha256``), as every manifest records them
+(``strategy_params``, a lineup's, a ladder's challengers')."""
 
 from __future__ import annotations
 
@@ -13,10 +14,9 @@ from typing import Any
 from simulate.study.errors import RunError
 
 
-def recorded(man: dict[str, Any]) -> Iterator[tuple[str, str, str]]:
-    """(spec, seat, version) of every bot version a manifest records: its field or lineup,
-    each of its lineups (a study of several, a strength curve's rungs), a ladder's
-    challengers."""
+def recorded(man: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, str]]]:
+    """(spec, seat, identity) of every bot a manifest records: its field or lineup, each of
+    its lineups (a study of several, a strength curve's rungs), a ladder's challengers."""
     entries = [man, *(e for e in man.get("lineups") or [] if isinstance(e, dict))]
     for entry in entries:
         specs, params = entry.get("strategies"), entry.get("strategy_params")
@@ -29,9 +29,16 @@ def recorded(man: dict[str, Any]) -> Iterator[tuple[str, str, str]]:
                 yield from _version(spec, seat, params)
 
 
-def _version(spec: Any, seat: str, params: Any) -> Iterator[tuple[str, str, str]]:
-    if isinstance(spec, str) and isinstance(params, dict) and "version" in params:
-        yield spec, seat, str(params["version"])
+def _version(spec: Any, seat: str, params: Any) -> Iterator[tuple[str, str, dict[str, str]]]:
+    if isinstance(spec, str) and isinstance(params, dict):
+        found = identity(params)
+        if found:
+            yield spec, seat, found
+
+
+def identity(params: dict[str, Any]) -> dict[str, str]:
+    """What makes a bot the same bot: its version and the digest of each file it reads."""
+    return {k: str(v) for k, v in params.items() if k == "version" or k.endswith("_sha256")}
 
 
 def resolved(spec: str) -> dict[str, Any]:
@@ -53,15 +60,27 @@ def installed(spec: str) -> str | None:
 
 
 def moved(man: dict[str, Any]) -> str:
-    """The first recorded bot whose spec resolves to another version today, in words ("" when
-    none)."""
-    today: dict[str, str | None] = {}
+    """The first recorded bot whose spec resolves to another version, or reads a file with
+    another digest, today, in words ("" when none)."""
+    today: dict[str, dict[str, str] | None] = {}
     for spec, seat, then in recorded(man):
         if spec not in today:
-            today[spec] = installed(spec)
-        now = today[spec]
-        if now is not None and now != then:
-            return f"{spec} in the {seat} seat was {then} then and is {now} now"
+            try:
+                today[spec] = identity(resolved(spec))
+            except Exception:  # noqa: BLE001 - a spec that fails here fails the study's own check
+                today[spec] = None
+        now = today[spec] or {}
+        for key, was in then.items():
+            is_now = now.get(key)
+            if is_now is None or is_now == was:
+                continue
+            if key == "version":
+                return f"{spec} in the {seat} seat was {was} then and is {is_now} now"
+            what = key.removesuffix("_sha256")
+            return (
+                f"{spec} in the {seat} seat read a {what} file of sha256 {was[:12]} then and "
+                f"{is_now[:12]} now"
+            )
     return ""
 
 
