@@ -25,6 +25,7 @@ A bare layer name is one of the policy's own files; a path (with a folder) and a
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -95,6 +96,9 @@ class Lineup:
         if weights:
             record["weights"] = weights
             record["weights_sha256"] = made[self.layers["DS"]].params["weights_sha256"]
+        for key, value in params.items():  # a prior or value model given by the spec: its file
+            if search_key(key) in ("mcts_prior", "mcts_value") and value:
+                record[f"{key}_sha256"] = hashlib.sha256(Path(value).read_bytes()).hexdigest()
         return policy_params, searches, record
 
     def policy_class(self) -> type:

@@ -156,3 +156,15 @@ def test_the_fit_scores_the_playout_as_the_seats_small_search_scores_it(valued):
     cands = [c for r in rec.rows for c in r["cands"]]
     assert cands and all(c["playout"] == 123.0 for c in cands)
     assert all(c["value"] == 123.0 for c in cands) is valued
+
+
+def test_a_prior_given_by_the_spec_is_recorded_by_its_digest(tmp_path):
+    # a study resumed after the file changed is refused (simulate/study/bot_versions.py)
+    import hashlib
+
+    from strategies.registry import params_of
+
+    mine = tmp_path / "prior.toml"
+    mine.write_text('[mcts_rank]\n"c:march" = 0.5\n')
+    params = params_of(make(f"heuristic:play.mcts_prior={mine}"))
+    assert params["play.mcts_prior_sha256"] == hashlib.sha256(mine.read_bytes()).hexdigest()
