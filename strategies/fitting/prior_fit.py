@@ -2,17 +2,18 @@
 fitted to the values mcts's own budget gives the same candidates.
 
 In games of a lineup, at every decision one seat's end-game mcts makes (the last
-``mcts_cards`` cards of its search settings), each candidate that search weighs (2.3.3: every action, Command
-and Decree, the Event by side) is scored as the small search scores it, the margin after its
-card on one determinised copy and one playout ``mcts_horizon`` cards deep on another (its
-leaf scored by the search's value model, if it has one), and valued as mcts's own budget
-values it: the mean of ``--rollouts`` playouts ``--horizon`` cards deep on further copies
-(common random numbers; ``--value``: their leaves scored by that value model too). Two ridge regressions within each
-decision (values centred per decision) give the prior: the terms that, added to the margin
-after the card, rank the candidates as those values do (``mcts_rank``), and the weights of
-that margin and the playout with the terms that pick among the survivors (``mcts_pick``).
-It prints the search-value regret per decision of the seat's small search with and without
-the prior, cross-validated by game (the screen and the survivors simulated on the copies).
+``mcts_cards`` cards of its search settings), each candidate that search weighs (2.3.3:
+every action, Command and Decree, the Event by side) is scored as the small search scores
+it, the margin after its card on one determinised copy and one playout ``mcts_horizon``
+cards deep on another (its leaf scored by the search's value model, if it has one), and
+valued as mcts's own budget values it: the mean of ``--rollouts`` playouts ``--horizon``
+cards deep on further copies (common random numbers; ``--value``: their leaves scored by
+that value model too). Two ridge regressions within each decision (values centred per
+decision) give the prior: the terms that, added to the margin after the card, rank the
+candidates as those values do (``mcts_rank``), and the weights of that margin and the
+playout with the terms that pick among the survivors (``mcts_pick``). It prints the
+search-value regret per decision of the seat's small search with and without the prior,
+cross-validated by game (the screen and the survivors simulated on the copies).
 
     python -m strategies.fitting.prior_fit --games 800 --seed 910000 --seat DS --jobs 2
 
