@@ -49,27 +49,29 @@ def resolved(spec: str) -> dict[str, Any]:
     return registry.params_of(registry.make(spec))
 
 
+def today(spec: str) -> dict[str, str]:
+    """The identity ``spec`` resolves to today; empty for a spec that no longer resolves (the
+    study's own checks say what is wrong with it)."""
+    try:
+        return identity(resolved(spec))
+    except Exception:  # noqa: BLE001 - a spec that fails here fails the study's own check
+        return {}
+
+
 def installed(spec: str) -> str | None:
     """The version ``spec`` resolves to today; None for a spec that records none or no longer
-    resolves (the study's own checks say what is wrong with it)."""
-    try:
-        version = resolved(spec).get("version")
-    except Exception:  # noqa: BLE001 - a spec that fails here fails the study's own check
-        return None
-    return None if version is None else str(version)
+    resolves."""
+    return today(spec).get("version")
 
 
 def moved(man: dict[str, Any]) -> str:
     """The first recorded bot whose spec resolves to another version, or reads a file with
     another digest, today, in words ("" when none)."""
-    today: dict[str, dict[str, str] | None] = {}
+    now_of: dict[str, dict[str, str]] = {}
     for spec, seat, then in recorded(man):
-        if spec not in today:
-            try:
-                today[spec] = identity(resolved(spec))
-            except Exception:  # noqa: BLE001 - a spec that fails here fails the study's own check
-                today[spec] = None
-        now = today[spec] or {}
+        if spec not in now_of:
+            now_of[spec] = today(spec)
+        now = now_of[spec]
         for key, was in then.items():
             is_now = now.get(key)
             if is_now is None or is_now == was:

@@ -100,6 +100,10 @@ class Recorder:
         default = s.default
         worlds = [(obs.determinise(rng), rng.getrandbits(32)) for _ in range(2 + self.rollouts)]
         small_h = self.small.horizon or None
+        # the playout scored as the seat's small search scores it (its value model's leaves,
+        # if it has one); the values as mcts's budget scores them, or with --value as the
+        # same budget with the small search's value model at its leaves
+        valued = self.small if self.value else mcts
         out = []
         for c in cands:
             state, dice = worlds[0]
@@ -107,11 +111,7 @@ class Recorder:
             # the screen's ranking: after the own turn, plus staying Eligible (2.3.7)
             turn = s.ev.margin(ctx.state, s.faction) + (s.elig if c.action == "limited" else 0)
             card = s.margin(s.finish(ctx, s.pause()))
-            # the playout scored as the seat's small search scores it (its value model's
-            # leaves, if it has one); the values as mcts's budget scores them, or with --value
-            # as the same budget with the small search's value model at its leaves
             playout = self.small.score(s.play(worlds[1][0], c, worlds[1][1], True, small_h))
-            valued = self.small if self.value else mcts
             value = [
                 valued.score(s.play(st, c, d, True, self.horizon or None)) for st, d in worlds[2:]
             ]
