@@ -26,6 +26,7 @@ A bare layer name is one of the policy's own files; a path (with a folder) and a
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ DEFAULT = "heuristic"  # the lineup a first-time user gets for every Faction
 SEATS = ("DS", "BK", "VE")
 KEYS = ("description", "version", "policy", "layers", "seat")
 SEAT_KEYS = ("as", "layers", "search")
+FILES = ("mcts_prior", "mcts_value")  # search settings naming a file
 
 
 def _heuristic() -> Any:
@@ -97,9 +99,30 @@ class Lineup:
             record["weights"] = weights
             record["weights_sha256"] = made[self.layers["DS"]].params["weights_sha256"]
         for key, value in params.items():  # a prior or value model given by the spec: its file
-            if search_key(key) in ("mcts_prior", "mcts_value") and value:
+            if search_key(key) in FILES and value:
                 record[f"{key}_sha256"] = hashlib.sha256(Path(value).read_bytes()).hexdigest()
+        if (
+            self.path.parent != LINEUPS.resolve()
+        ):  # a shipped tier's changes move its version (tests)
+            record["lineup_sha256"] = self.fingerprint()
         return policy_params, searches, record
+
+    def fingerprint(self) -> str:
+        """sha256 of what this lineup plays: its policy and, per seat, the values of its
+        layers and its search settings with the prior and value model they read (comments
+        aside), so an edit that changes play, not the version, is another bot."""
+        seats = {
+            seat: {
+                "layers": [_values(path) for path in self.layers[seat]],
+                "search": {
+                    key: _values(Path(value)) if key in FILES and value else value
+                    for key, value in sorted(self.search[seat].items())
+                },
+            }
+            for seat in SEATS
+        }
+        text = json.dumps({"policy": self.policy, "seats": seats}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def policy_class(self) -> type:
         return POLICIES[self.policy]()
@@ -133,6 +156,12 @@ class Lineup:
         return Lineup(
             self.name, self.description, self.version, self.policy, layers, search, self.path
         )
+
+
+def _values(path: Path) -> str:
+    """sha256 of a TOML file's values (its comments and layout aside)."""
+    data = tomllib.loads(path.read_text())
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
 def _stamp(path: str | None) -> tuple | None:
@@ -208,7 +237,7 @@ def _search(settings: Any, where: str, folder: Path) -> dict[str, Any]:
     unknown = sorted(set(settings) - set(DEFAULTS))
     if unknown:
         raise ValueError(f"{where}: unknown {unknown[0]!r} ({', '.join(DEFAULTS)})")
-    for key in ("mcts_prior", "mcts_value"):
+    for key in FILES:
         if key in settings:
             settings = settings | {key: prior_path(settings[key], folder)}
     return settings

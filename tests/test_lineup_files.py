@@ -58,13 +58,31 @@ def test_a_lineups_search_settings_choose_where_its_file_says(tmp_path):
         'layers = ["tuned.toml"]\n[seat.BK.search]\nmcts_cards = 3\nmcts_rollouts = 1\n',
     )
     bot = registry.make(f"{path}:aggression=0.6")
-    assert registry.params_of(bot) == {"aggression": 0.6, "version": "t1"}
+    params = registry.params_of(bot)
+    assert params.pop("lineup_sha256") == lineup.load(path).fingerprint()  # not a shipped tier
+    assert params == {"aggression": 0.6, "version": "t1"}
     bot.new_game("BK", random.Random(0), load_rules())
     assert bot.end_game is not None and bot.seat.mcts_cards == 3
     assert bot.policy.weights["play"]["aggression"] == 0.6
     assert bot.policy.weights["play"]["choice"]["fitted"] is False  # no choice.toml layer
     bot.new_game("VE", random.Random(0), load_rules())
     assert bot.end_game is None
+
+
+def test_a_lineup_files_fingerprint_is_its_play_not_its_comments(tmp_path):
+    # what a resumed study checks (simulate/study/bot_versions.py): the version alone would let
+    # an edited file extend the games of the file before the edit
+    head = 'description = "a test tier"\nversion = "t1"\npolicy = "heuristic"\n'
+    one = lineup.load(_write(tmp_path, head + "[seat.BK.search]\nmcts_cards = 3\n", "a.toml"))
+    same = _write(tmp_path, head + "# why 3\n[seat.BK.search]\nmcts_cards = 3 # cards\n", "b.toml")
+    other = _write(tmp_path, head + "[seat.BK.search]\nmcts_cards = 4\n", "c.toml")
+    layer = _write(tmp_path, "[seat.BK.play]\naggression = 0.4\n", "layer.toml")
+    layered = _write(tmp_path, head + 'layers = ["./layer.toml"]\n', "d.toml")
+    assert one.fingerprint() == lineup.load(same).fingerprint()
+    assert one.fingerprint() != lineup.load(other).fingerprint()
+    before = lineup.load(layered).fingerprint()
+    layer.write_text("[seat.BK.play]\naggression = 0.5\n")  # a layer it reads is its play too
+    assert lineup._load(layered.resolve(), frozenset()).fingerprint() != before
 
 
 def test_a_spec_overrides_a_search_setting_in_every_seat():

@@ -529,6 +529,35 @@ def test_a_run_whose_weights_file_changed_is_not_resumed_unless_force(tmp_path):
     assert (report.played, report.already) == (4, 0)
 
 
+def test_a_run_whose_lineup_file_changed_is_not_resumed_unless_force(tmp_path):
+    # a lineup file is what its values say: an edit that changes play keeps no version's name
+    out = tmp_path / "run"
+    tier = tmp_path / "mine.toml"
+    head = 'description = "a test tier"\nversion = "t1"\npolicy = "heuristic"\n'
+
+    def edit(text: str) -> None:  # read afresh, as a new process would
+        tier.write_text(head + text)
+        lineup.load.cache_clear()
+        registry.resolve.cache_clear()
+
+    edit("[seat.VE.search]\nmcts_cards = 2\nmcts_rollouts = 1\n")
+    team = {"DS": "random", "BK": "random", "VE": str(tier)}
+    _run(out, games=2, strategies=team)
+    edit("# a comment changes no game\n[seat.VE.search]\nmcts_cards = 2\nmcts_rollouts = 1\n")
+    assert _run(out, games=3, strategies=team).played == 1  # the same play: it resumes
+    before = _listing(out)
+    edit("[seat.VE.search]\nmcts_cards = 2\nmcts_rollouts = 2\n")
+    with pytest.raises(
+        errors.RunError,
+        match=rf"\({re.escape(str(tier))} in the VE seat read a lineup file of sha256 \w{{12}} "
+        r"then and \w{12} now\)",
+    ):
+        _run(out, games=4, strategies=team)
+    assert _listing(out) == before
+    report = _run(out, games=4, strategies=team, force=True)
+    assert (report.played, report.already) == (4, 0)
+
+
 def test_a_raising_strategy_becomes_error_rows_and_exit_3(tmp_path):
     out = tmp_path / "boom"
     result = vsim(

@@ -2,8 +2,8 @@
 ``heuristic`` names whatever version is installed, and ``heuristic:weights=FILE`` whatever the
 file holds, so games played after an upgrade or an edit would sit beside the old games under
 one name (DESIGN: determinism, one seed, one answer). A bot is its version and the digests of
-the files it reads (``weights_sha256``, ``value_sha256``), as every manifest records them
-(``strategy_params``, a lineup's, a ladder's challengers')."""
+the files it reads (``weights_sha256``, ``value_sha256``, a lineup file's ``lineup_sha256``),
+as every manifest records them (``strategy_params``, a lineup's, a ladder's challengers')."""
 
 from __future__ import annotations
 
