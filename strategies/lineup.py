@@ -101,9 +101,8 @@ class Lineup:
         for key, value in params.items():  # a prior or value model given by the spec: its file
             if search_key(key) in FILES and value:
                 record[f"{key}_sha256"] = hashlib.sha256(Path(value).read_bytes()).hexdigest()
-        if (
-            self.path.parent != LINEUPS.resolve()
-        ):  # a shipped tier's changes move its version (tests)
+        # a lineup file of one's own, by what it plays; a shipped tier's changes move its version
+        if self.path.parent != LINEUPS.resolve():
             record["lineup_sha256"] = self.fingerprint()
         return policy_params, searches, record
 
@@ -161,7 +160,7 @@ class Lineup:
 def _values(path: Path) -> str:
     """sha256 of a TOML file's values (its comments and layout aside)."""
     data = tomllib.loads(path.read_text())
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _stamp(path: str | None) -> tuple | None:
