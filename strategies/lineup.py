@@ -177,10 +177,17 @@ def names() -> list[str]:
     return sorted(p.stem for p in LINEUPS.glob("*.toml"))
 
 
-@lru_cache(maxsize=32)
 def load(path: str | Path) -> Lineup:
-    """The lineup file ``path``, checked; ValueError (one line) if missing or malformed."""
-    return _load(Path(path).resolve(), frozenset())
+    """The lineup file ``path``, checked; ValueError (one line) if missing or malformed. Read
+    again when the file changes, as its layers, prior and value model are (a notebook's edit
+    plays, in its worker processes too)."""
+    p = Path(path).resolve()
+    return _read(p, _stamp(str(p)))
+
+
+@lru_cache(maxsize=32)
+def _read(path: Path, stamp: tuple | None) -> Lineup:
+    return _load(path, frozenset())
 
 
 def _load(p: Path, seen: frozenset[Path]) -> Lineup:

@@ -67,18 +67,23 @@ def _typed(text: str) -> Any:
     return text
 
 
-@lru_cache(maxsize=64)
 def resolve(name: str) -> Any:
     """What ``name`` makes strategies with: a lineup (a shipped one by its name, or any
-    lineup file by its path), or the class registered under ``name`` or named by
-    ``package.module:Class``. Calling it with a spec's parameters makes one."""
-    if name in lineup.names():
-        return lineup.shipped(name)
+    lineup file by its path, read again when it changes), or the class registered under
+    ``name`` or named by ``package.module:Class``. Calling it with a spec's parameters makes
+    one."""
     if name.endswith(".toml"):
         try:
             return lineup.load(name)
         except ValueError as exc:
             raise UnknownStrategy(f"cannot load strategy {name!r}: {exc}") from None
+    return _resolved(name)
+
+
+@lru_cache(maxsize=64)
+def _resolved(name: str) -> Any:
+    if name in lineup.names():
+        return lineup.shipped(name)
     target = known().get(name)
     if target is None:
         if ":" not in name:

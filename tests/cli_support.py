@@ -53,6 +53,15 @@ def listing(directory: Path) -> dict[str, tuple[int, int]]:
     }
 
 
+def edit(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` as a later save: its modification time a second on, so a file
+    read again when it changes (a lineup, weights) is read again however fast the test."""
+    before = path.stat().st_mtime_ns if path.exists() else 0
+    path.write_text(text)
+    later = max(path.stat().st_mtime_ns, before + 1_000_000_000)
+    os.utime(path, ns=(later, later))
+
+
 def cut_after(monkeypatch, module, calls: int, exc: BaseException) -> None:
     """``module.play`` plays its first ``calls`` batch lists, then raises ``exc``."""
     real = module.play

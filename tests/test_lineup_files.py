@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from cli_support import invoke
+from cli_support import edit, invoke
 
 from simulate import play_game
 from simulate.rules.ruleset import load_rules
@@ -82,7 +82,20 @@ def test_a_lineup_files_fingerprint_is_its_play_not_its_comments(tmp_path):
     assert one.fingerprint() != lineup.load(other).fingerprint()
     before = lineup.load(layered).fingerprint()
     layer.write_text("[seat.BK.play]\naggression = 0.5\n")  # a layer it reads is its play too
-    assert lineup._load(layered.resolve(), frozenset()).fingerprint() != before
+    assert lineup.load(layered).fingerprint() != before
+
+
+def test_a_lineup_file_edited_in_the_same_process_plays_its_edit(tmp_path):
+    # a notebook's edit: read again when the file changes, as its layers and weights are
+    head = 'description = "a test tier"\nversion = "t1"\npolicy = "heuristic"\n'
+    path = _write(tmp_path, head + "[seat.BK.search]\nmcts_cards = 3\n")
+    bot = registry.make(str(path))
+    bot.new_game("BK", random.Random(0), load_rules())
+    assert bot.seat.mcts_cards == 3
+    edit(path, head + "[seat.BK.search]\nmcts_cards = 4\n")
+    bot = registry.make(str(path))
+    bot.new_game("BK", random.Random(0), load_rules())
+    assert bot.seat.mcts_cards == 4
 
 
 def test_a_spec_overrides_a_search_setting_in_every_seat():

@@ -20,12 +20,12 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from cli_support import ROOT, listing, process_env, run_process
+from cli_support import ROOT, edit, listing, process_env, run_process
 
 from simulate.seeds import game_seed
 from simulate.study import backends, batch, dataset, errors, manifest, records, runs, specs
 from simulate.study import replay as replay_mod
-from strategies import lineup, registry
+from strategies import registry
 
 BOOM = "tests.fault_strategies:Boom"
 
@@ -480,12 +480,10 @@ def test_a_different_config_is_refused_unless_force(tmp_path):
 
 
 def _lineup_file(folder: Path, version: str) -> str:
-    """A lineup file (the heuristic policy, no layers) recording ``version``, read afresh as
-    a new process would after an upgrade."""
+    """A lineup file (the heuristic policy, no layers) recording ``version``: after an upgrade,
+    the specs naming it resolve to the new version."""
     path = folder / "mine.toml"
-    path.write_text(f'description = "d"\nversion = "{version}"\npolicy = "heuristic"\n')
-    lineup.load.cache_clear()
-    registry.resolve.cache_clear()
+    edit(path, f'description = "d"\nversion = "{version}"\npolicy = "heuristic"\n')
     return str(path)
 
 
@@ -534,19 +532,14 @@ def test_a_run_whose_lineup_file_changed_is_not_resumed_unless_force(tmp_path):
     out = tmp_path / "run"
     tier = tmp_path / "mine.toml"
     head = 'description = "a test tier"\nversion = "t1"\npolicy = "heuristic"\n'
-
-    def edit(text: str) -> None:  # read afresh, as a new process would
-        tier.write_text(head + text)
-        lineup.load.cache_clear()
-        registry.resolve.cache_clear()
-
-    edit("[seat.VE.search]\nmcts_cards = 2\nmcts_rollouts = 1\n")
+    edit(tier, head + "[seat.VE.search]\nmcts_cards = 2\nmcts_rollouts = 1\n")
     team = {"DS": "random", "BK": "random", "VE": str(tier)}
     _run(out, games=2, strategies=team)
-    edit("# a comment changes no game\n[seat.VE.search]\nmcts_cards = 2\nmcts_rollouts = 1\n")
+    comment = "# a comment changes no game\n"
+    edit(tier, head + comment + "[seat.VE.search]\nmcts_cards = 2\nmcts_rollouts = 1\n")
     assert _run(out, games=3, strategies=team).played == 1  # the same play: it resumes
     before = _listing(out)
-    edit("[seat.VE.search]\nmcts_cards = 2\nmcts_rollouts = 2\n")
+    edit(tier, head + "[seat.VE.search]\nmcts_cards = 2\nmcts_rollouts = 2\n")
     with pytest.raises(
         errors.RunError,
         match=rf"\({re.escape(str(tier))} in the VE seat read a lineup file of sha256 \w{{12}} "

@@ -17,7 +17,7 @@ import time
 import numpy as np
 import polars as pl
 import pytest
-from cli_support import ROOT, invoke, process_env, run_process
+from cli_support import ROOT, edit, invoke, process_env, run_process
 
 from simulate.analysis import strength as analysis
 from simulate.seeds import game_seed
@@ -25,8 +25,6 @@ from simulate.study import dataset, runs
 from simulate.study.errors import RunError
 from simulate.study.specs import Study
 from simulate.study.strength import Strength, play_strength, work
-from strategies import lineup as lineups
-from strategies import registry
 
 RUNGS = ("random=all=random", "fast=all=heuristic-fast")
 
@@ -197,9 +195,7 @@ def test_a_vsim_run_or_study_of_another_bot_version_is_not_extended(tmp_path):
     run = tmp_path / "run"
     runs.run(Study.create(3, 4, dict.fromkeys(("DS", "BK", "VE"), str(lineup))), run, jobs=1)
     play_strength(Strength.create(rungs, ["3"], seed=4), tmp_path / "s", jobs=1)
-    lineup.write_text(head + '"v2"\n')
-    lineups.load.cache_clear()  # read afresh, as a new process would after an upgrade
-    registry.resolve.cache_clear()
+    edit(lineup, head + '"v2"\n')  # an upgrade
     moved = "the bots changed since its games were played"
     with pytest.raises(RunError, match=f"{moved} .* in the DS seat was v1 then and is v2 now"):
         play_strength(Strength.create(rungs, ["3"], seed=4), run, jobs=1)  # extending a run
