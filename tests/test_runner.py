@@ -505,6 +505,20 @@ def test_a_run_begun_by_another_bot_version_is_not_resumed_unless_force(tmp_path
     assert (report.played, report.already) == (4, 0)
 
 
+def _refused_then_replaced(out: Path, team: dict, before: dict, spec: str, what: str) -> None:
+    """A resume after ``spec``'s ``what`` file changed is refused in one line and leaves the
+    folder as it was; ``--force`` replaces it."""
+    with pytest.raises(
+        errors.RunError,
+        match=rf"\({re.escape(spec)} in the VE seat read a {what} file of sha256 \w{{12}} then "
+        r"and \w{12} now\)",
+    ):
+        _run(out, games=4, strategies=team)
+    assert _listing(out) == before
+    report = _run(out, games=4, strategies=team, force=True)
+    assert (report.played, report.already) == (4, 0)
+
+
 def test_a_run_whose_weights_file_changed_is_not_resumed_unless_force(tmp_path):
     # heuristic:weights=FILE is whatever FILE holds: an edit between two calls is another bot
     out = tmp_path / "run"
@@ -516,15 +530,7 @@ def test_a_run_whose_weights_file_changed_is_not_resumed_unless_force(tmp_path):
     assert _run(out, games=3, strategies=team).played == 1  # the same file: it resumes
     before = _listing(out)
     weights.write_text('[seat.VE.play.choice.terms]\n"khalji*a:pass" = -0.5\n')
-    with pytest.raises(
-        errors.RunError,
-        match=rf"\({re.escape(spec)} in the VE seat read a weights file of sha256 \w{{12}} then "
-        r"and \w{12} now\)",
-    ):
-        _run(out, games=4, strategies=team)
-    assert _listing(out) == before
-    report = _run(out, games=4, strategies=team, force=True)
-    assert (report.played, report.already) == (4, 0)
+    _refused_then_replaced(out, team, before, spec, "weights")
 
 
 def test_a_run_whose_lineup_file_changed_is_not_resumed_unless_force(tmp_path):
@@ -540,15 +546,7 @@ def test_a_run_whose_lineup_file_changed_is_not_resumed_unless_force(tmp_path):
     assert _run(out, games=3, strategies=team).played == 1  # the same play: it resumes
     before = _listing(out)
     edit(tier, head + "[seat.VE.search]\nmcts_cards = 2\nmcts_rollouts = 2\n")
-    with pytest.raises(
-        errors.RunError,
-        match=rf"\({re.escape(str(tier))} in the VE seat read a lineup file of sha256 \w{{12}} "
-        r"then and \w{12} now\)",
-    ):
-        _run(out, games=4, strategies=team)
-    assert _listing(out) == before
-    report = _run(out, games=4, strategies=team, force=True)
-    assert (report.played, report.already) == (4, 0)
+    _refused_then_replaced(out, team, before, str(tier), "lineup")
 
 
 def test_a_raising_strategy_becomes_error_rows_and_exit_3(tmp_path):
