@@ -218,7 +218,9 @@ def test_compare_numbers_are_those_of_stats(runs, tmp_path):
     vps = {r["faction"]: r for r in data["vp"]}
     md = (out / "compare.md").read_text(encoding="utf-8")
     for f in FACTIONS:
-        expected = stats.paired_win_comparison(a["winner"].to_list(), b["winner"].to_list(), f)
+        expected = stats.paired_win_comparison(  # simultaneous over the four outcomes
+            a["winner"].to_list(), b["winner"].to_list(), f, 1 - 0.05 / 4
+        )
         for key in ("rate_a", "rate_b", "diff", "diff_low", "diff_high", "p_value", "b01", "b10"):
             assert wins[f][key] == pytest.approx(expected[key]), (f, key)
         mean = stats.paired_mean_difference(a[f"vp_{f}"], b[f"vp_{f}"], n_boot=2000, seed=0)
@@ -253,16 +255,16 @@ def test_compare_ends_with_the_reports_decision_lines(runs, tmp_path):
     assert lines[0] in (out / "compare.md").read_text(encoding="utf-8").replace("**", "")
 
 
-def test_the_comparison_table_says_its_holm_p_covers_this_comparison_alone(runs, tmp_path):
+def test_the_comparison_table_shows_the_interval_its_answer_reads_and_the_answer(runs, tmp_path):
     out = tmp_path / "cmp"
     CliRunner(env={"COLUMNS": "200"}).invoke(
         compare, [str(runs["a"]), "--variants", "base", "timurs-shadow", "--out", str(out)]
     )
     md = (out / "compare.md").read_text(encoding="utf-8")
-    assert "| Holm p (this comparison) |" in md
-    assert "over every comparison and outcome of the report" in md
+    assert "| 95% simultaneous interval | answer |" in md and "Holm" not in md
     data = json.loads((out / "compare.json").read_text())
-    assert all("p_holm" in w for w in data["wins"])  # ties adjusted with the Factions
+    for w, r in zip(data["wins"], data["verdict"]["factions"], strict=True):
+        assert (w["diff_low"], w["diff_high"]) == pytest.approx((r["low"], r["high"]))
 
 
 def test_compare_two_runs_with_the_same_seed(runs, tmp_path):
@@ -301,13 +303,13 @@ def test_compare_bad_inputs_are_one_line(runs, args, message):
 
 
 def test_plan_says_games_needed_for_the_reports_test():
-    # the verdict adjusts McNemar over 3 Factions and ties (Holm): planned at alpha / 4
+    # the verdict reads paired intervals simultaneous over 3 Factions and ties: alpha / 4
     result = CliRunner(env={"COLUMNS": "200"}).invoke(plan, ["--delta", "0.03"])
     assert result.exit_code == 0, result.output
     n = stats.games_needed(0.03, alpha=0.05 / 4)
     text = " ".join(result.output.split())
     assert f"play {n:,} games per variant" in text
-    assert "Holm over the 4 outcomes of 1 comparison at alpha = 0.05: planned at 0.0125" in text
+    assert "simultaneous over the 4 outcomes of 1 comparison at alpha = 0.05: 0.0125 each" in text
     assert f"{stats.games_needed(0.05, alpha=0.05 / 4):,}" in result.output  # other deltas
 
 

@@ -1,7 +1,9 @@
-"""The report's verdict: balance by exact equivalence tests, changes of every outcome (ties
-included) with Holm over the whole report, the games that would decide an open question and
-which way, a sequential run's own answer, one sentence a designer can act on per variant
-and comparison, the bots that played, and a warning when games failed."""
+"""The report's verdict (issue 64): balance by the win rate table's simultaneous intervals
+over finished games, every difference of every outcome (ties included) with one interval
+and one vocabulary (a change, no change larger than delta, not yet known), the games that
+would decide an open question and which way, a sequential run's own answer, one sentence a
+designer can act on per variant and comparison, the bots in words, and a warning when games
+failed."""
 
 from __future__ import annotations
 
@@ -13,7 +15,6 @@ from types import SimpleNamespace
 
 import polars as pl
 import pytest
-from scipy.stats import binom
 
 from simulate.analysis import stats, verdict
 from simulate.analysis.compare import stuart_maxwell
@@ -57,44 +58,59 @@ def test_a_faction_far_behind_is_not_balanced_even_when_none_is_far_ahead():
 def test_too_few_games_is_undetermined_with_the_games_that_would_decide_and_which_way():
     (v,) = verdict.balance(_run(["DS", "BK", "VE"] * 10))
     assert v["verdict"] == "undetermined" and v["more_games"] > 100
-    assert f"about {v['more_games']:,} more decided games would show it balanced" in v["text"]
+    assert f"about {v['more_games']:,} more games would show it balanced" in v["text"]
 
 
-def test_each_factions_equivalence_test_keeps_its_level_at_every_number_of_games():
-    # the true rate on the band's edge: "within the band" at most alpha of the time. Wilson's
-    # interval reached 0.053 near 1,947 decided games; Clopper-Pearson's never exceeds 0.05
-    for n in (1940, 1947, 1953):
-        for edge in (1 / 3 - 0.03, 1 / 3 + 0.03):
-            ks = range(int(n * 0.25), int(n * 0.42))
-            size = sum(binom.pmf(k, n, edge) for k in ks if verdict.equivalent(k, n, 0.03, 0.05))
-            assert size <= 0.05, (n, edge, size)
+def test_balance_reads_the_win_rate_tables_simultaneous_intervals():
+    # the same Goodman intervals as the table's column, over the same finished games
+    winners = ["DS"] * 700 + ["BK"] * 100 + ["VE"] * 190 + [None] * 10
+    (v,) = verdict.balance(_run(winners))
+    rows = {r["faction"]: r for r in stats.win_rate_table(winners, ("DS", "BK", "VE"), 0.95)}
+    for f in v["factions"]:
+        assert (f["rate"], f["low"], f["high"]) == pytest.approx(
+            (rows[f["faction"]]["rate"], rows[f["faction"]]["goodman_low"],
+             rows[f["faction"]]["goodman_high"])
+        )  # fmt: skip
 
 
-def test_a_faction_whose_exact_bound_misses_the_band_is_not_called_balanced():
-    # BK 624 of 1,947 decided games: Wilson's 90% interval just inside 1/3 +- 3, the exact not
-    (v,) = verdict.balance(_run(["BK"] * 624 + ["DS"] * 662 + ["VE"] * 661))
-    assert stats.wilson_interval(624, 1947, 0.9)[0] >= 1 / 3 - 0.03
+def test_a_faction_whose_simultaneous_interval_reaches_past_the_band_is_not_called_balanced():
+    # BK 650 of 2,000: its own 95% Wilson interval lies inside 1/3 +- 3, the simultaneous not
+    winners = ["BK"] * 650 + ["DS"] * 675 + ["VE"] * 675
+    assert stats.wilson_interval(650, 2000, 0.95)[0] >= 1 / 3 - 0.03
+    (v,) = verdict.balance(_run(winners))
     assert v["verdict"] == "undetermined"
 
 
-def test_the_tie_rate_is_reported_beside_balance_over_all_finished_games():
+def test_the_tie_rate_is_part_of_the_same_denominator_as_the_factions_rates():
     (v,) = verdict.balance(_run(["DS", "BK", "VE"] * 30 + [None] * 10))
-    assert v["decided_games"] == 90 and v["ties"]["games"] == 10
+    assert v["finished_games"] == 100 and v["ties"]["games"] == 10
     assert v["ties"]["rate"] == pytest.approx(0.1)
-    assert v["ties"]["low"] < 0.1 < v["ties"]["high"]
-    sentence = verdict.balance_sentence(v, "the default bots (`heuristic`)")
-    assert "10% of the games end in an unresolved tie" in sentence
+    assert sum(f["rate"] for f in v["factions"]) + v["ties"]["rate"] == pytest.approx(1.0)
+    sentence = verdict.balance_sentence(v, "the default bots")
+    assert "unresolved ties 10.0% (" in sentence and "of 100 finished games" in sentence
 
 
-def test_a_variants_sentence_leads_with_the_answer_the_rates_and_the_bots():
+def test_a_variants_sentence_leads_with_the_answer_the_rates_and_the_bots_in_words():
     (v,) = verdict.balance(_run(["DS"] * 690 + ["BK"] * 100 + ["VE"] * 200 + [None] * 10))
     sentence = verdict.balance_sentence(v, verdict.bots_text(_run(["DS"]), "base"))
     assert re.fullmatch(
-        r"not balanced: DS wins 70% of decided games \(6\d–7\d%\), BK 10% \(\d+–\d+%\), "
-        r"VE 20% \(\d+–\d+%\); 1\.0% of the games end in an unresolved tie; under the default "
-        r"bots \(`heuristic`\)\.",
+        r"not balanced: DS wins 69\.0% \(6\d\.\d–7\d\.\d%\), BK 10\.0% \([\d.]+–[\d.]+%\), "
+        r"VE 20\.0% \([\d.]+–[\d.]+%\), unresolved ties 1\.0% \([\d.]+–[\d.]+%\) of 1,000 "
+        r"finished games \(95% simultaneous intervals\); under the default bots\.",
         sentence,
     ), sentence
+    assert "`" not in sentence  # no strategy spec in the answer
+
+
+def test_the_bots_are_said_in_words_not_specs():
+    run = _run(
+        ["DS"], manifest={"strategies": dict.fromkeys(OUTCOMES[:3], "mcts:value=1,rollouts=32")}
+    )
+    text = verdict.bots_text(run, "base")
+    assert text == (
+        "searching with four times the search bot's default budget and scoring with a learned "
+        "evaluation in every seat"
+    )
 
 
 # --- changes ----------------------------------------------------------------------------------
@@ -120,52 +136,62 @@ def _row(entry: dict, outcome: str = "DS") -> dict:
     return next(r for r in entry["factions"] if r["faction"] == outcome)
 
 
-def test_holm_covers_every_comparison_of_the_report():
-    # DS +3 points on 400 games, McNemar p about 0.006: a change alone (4 tests) ...
+def test_a_change_is_an_interval_that_excludes_zero_simultaneous_over_the_report():
+    # DS +3 points on 400 games: its interval excludes 0 at 95% over 4 outcomes ...
     a, b = _winners(100, 2, 14, 284)
-    alone = verdict.changes([_comparison(a, b)])
-    assert _row(alone[0])["verdict"] == "change" and _row(alone[0])["p_holm"] < 0.05
-    # ... but not among the 16 tests of four comparisons
-    many = verdict.changes([_comparison(a, b)] + [_comparison(a, a)] * 3)
-    assert _row(many[0])["verdict"] == "undetermined" and _row(many[0])["p_holm"] > 0.05
+    alone = _row(verdict.changes([_comparison(a, b)])[0])
+    assert alone["verdict"] == "change" and alone["low"] > 0
+    assert (alone["low"], alone["high"]) == pytest.approx(
+        stats.paired_interval(100, 2, 14, 284, 1 - 0.05 / 4)
+    )
+    # ... but not among the 16 outcomes of four comparisons (Bonferroni over the report)
+    many = _row(verdict.changes([_comparison(a, b)] + [_comparison(a, a)] * 3)[0])
+    assert many["verdict"] == "undetermined" and many["low"] < 0
+
+
+def test_a_difference_of_2_5_points_with_delta_3_is_a_change_with_its_interval():
+    a, b = _winners(0, 0, 500, 19_500, "BK")  # BK +2.5 points over 20,000 games
+    entry = verdict.changes([_comparison(a, b)], delta=0.03)[0]
+    bk = _row(entry, "BK")
+    assert bk["verdict"] == "change" and 0 < bk["low"] < 0.025 < bk["high"] <= 0.03
+    assert bk["text"] == (
+        f"BK +2.5 percentage points [{100 * bk['low']:+.1f}, {100 * bk['high']:+.1f}]: a change, "
+        "smaller than 3 percentage points"
+    )
+    assert "BK wins 2.5 percentage points more [+" in entry["sentence"]
+    assert "a change smaller than 3 percentage points" in entry["sentence"]
+
+
+def test_a_difference_whose_interval_holds_zero_and_passes_delta_is_not_yet_known():
+    a, b = _winners(100, 14, 30, 256)  # DS +4 points over 400 games: [-0.4, +8.5] or so
+    row = _row(verdict.changes([_comparison(a, b)])[0])
+    assert row["verdict"] == "undetermined" and row["low"] < 0 < 0.03 < row["high"]
+    assert row["text"].startswith("DS +4.0 percentage points [")
+    assert "not yet known; at this difference, about" in row["text"]
+    assert row["text"].endswith("more paired games would show a change")
+    # the interval shrinking as 1/sqrt(n): the games at which its lower end passes 0
+    need = 400 * ((row["diff"] - row["low"]) / row["diff"]) ** 2
+    assert row["more_games"] == math.ceil(need) - 400 > 0
 
 
 def test_the_games_to_decide_come_from_the_observed_difference_and_are_never_zero():
-    # d = -0.6 points over 1,000 paired games; the 90% interval just past -3: a few dozen more
-    # games (the interval shrinking as 1/sqrt(n)) would fit it inside +-3, not "0 more"
-    a, b = _winners(300, 116, 110, 474)
+    a, b = _winners(600, 232, 220, 948)  # d = -0.6 points over 2,000 paired games
     row = _row(verdict.changes([_comparison(a, b)])[0])
-    lo, hi = stats.paired_interval(300, 116, 110, 474, 0.9)
+    lo, hi = row["low"], row["high"]
     assert lo < -0.03 < hi < 0.03 and row["verdict"] == "undetermined"
-    need = 1000 * ((-0.006 - lo) / (0.03 - 0.006)) ** 2
-    assert row["more_games"] == math.ceil(need) - 1000 > 0
-    assert (
-        f"about {row['more_games']:,} more paired games would show no change larger than 3"
-        in (row["text"])
-    )
+    need = 2000 * ((-0.006 - lo) / (0.03 - 0.006)) ** 2
+    assert row["more_games"] == max(1, math.ceil(need) - 2000)
+    assert "would show no change larger than 3 percentage points" in row["text"]
 
 
-def test_a_large_difference_short_of_significance_says_how_many_games_would_show_a_change():
-    a, b = _winners(100, 14, 30, 256)  # DS +4 points over 400 games, McNemar p about 0.02
-    entry = verdict.changes([_comparison(a, b)])[0]
-    row = _row(entry)
-    assert row["verdict"] == "undetermined" and row["p_holm"] > 0.05
-    p = stats.paired_win_comparison(a, b, "DS")["p_value"]
-    from statistics import NormalDist
-
-    z = NormalDist().inv_cdf
-    need = 400 * (z(1 - 0.05 / (2 * 4)) / z(1 - p / 2)) ** 2
-    assert row["more_games"] == math.ceil(need) - 400
-    assert row["text"].endswith("paired games would show a change")
-
-
-def test_no_change_uses_the_same_one_minus_two_alpha_interval_as_balance():
-    # the 95% interval reaches past -3 points, the 90% one does not: equivalence at 5%
-    a, b = _winners(300, 80, 74, 546)
-    assert stats.paired_interval(300, 80, 74, 546, 0.95)[0] < -0.03
+def test_no_change_is_the_same_interval_inside_plus_minus_delta():
+    a, b = _winners(3000, 80, 74, 6846)  # -0.06 points over 10,000 games
     row = _row(verdict.changes([_comparison(a, b)])[0])
-    assert row["verdict"] == "no change"
-    assert row["text"] == "no change in DS's win rate larger than 3 percentage points"
+    assert row["verdict"] == "no change" and -0.03 <= row["low"] < 0 < row["high"] <= 0.03
+    assert row["text"] == (
+        f"DS -0.1 percentage points [{100 * row['low']:+.1f}, {100 * row['high']:+.1f}]: "
+        "no change larger than 3 percentage points"
+    )
 
 
 def test_a_rule_that_turns_wins_into_ties_shows_as_a_change_of_the_tie_rate():
@@ -175,43 +201,56 @@ def test_a_rule_that_turns_wins_into_ties_shows_as_a_change_of_the_tie_rate():
     entry = verdict.changes([_comparison(a, b)])[0]
     tie = _row(entry, "tie")
     assert tie["verdict"] == "change"
-    assert tie["text"].startswith("changes the rate of unresolved ties by +10.0 percentage points")
-    assert "unresolved ties 10.0 percentage points more" in entry["sentence"]
+    assert tie["text"].startswith("unresolved ties +10.0 percentage points [")
+    assert "unresolved ties 10.0 percentage points more [" in entry["sentence"]
 
 
 def test_a_comparison_with_no_change_anywhere_says_so_in_one_sentence():
-    same = ["DS", "BK", "VE"] * 400
+    same = ["DS", "BK", "VE"] * 4000
     entry = verdict.changes([_comparison(same, same)])[0]
-    assert entry["sentence"] == (
+    assert entry["sentence"].startswith(
         "no change larger than 3 percentage points in any Faction's win rate or in the rate "
-        "of unresolved ties (1,200 paired games)."
+        "of unresolved ties (DS +0.0 [+0.0, +0.0], BK +0.0"
     )
+    assert entry["sentence"].endswith("; 12,000 paired games; 95% simultaneous intervals).")
 
 
-def test_a_sequential_runs_answer_is_the_sequential_tests():
-    # the fixed-size tests leave DS open on these 200 games; the sequential test that stopped
-    # here said "no change": the report gives its answer, not a second one
+def test_a_sequential_runs_answer_is_the_sequential_studys():
+    # the fixed-size interval leaves DS open on these 200 games; the sequential study that
+    # stopped here said "no change" with its anytime-valid interval: the report gives that
     a, b = _winners(60, 5, 3, 132)
     look = {
         "a": "A", "b": "B", "n": 200, "decision": "no change",
         "factions": [
-            {"faction": o, "n": 200, "diff": -0.01 if o == "DS" else 0.0, "llr": -2.0,
-             "llr_up": -2.0, "llr_down": -2.0, "decision": "no change"}
+            {"faction": o, "n": 200, "diff": -0.01 if o == "DS" else 0.0, "low": -0.029,
+             "high": 0.02, "decision": "no change", "more_games": None}
             for o in OUTCOMES
         ],
     }  # fmt: skip
-    rule = {"delta": 0.03, "alpha": 0.05, "beta": 0.2}
-    run = _run(["DS"], manifest={"sequential": {"rule": rule, "looks": [
-        {"games": 200, "comparisons": [look]}]}})  # fmt: skip
+    rule = {"delta": 0.03, "alpha": 0.05}
+    run = _run(["DS"], manifest={"sequential": {"rule": rule, "status": "decided",
+        "reason": "every outcome of every comparison was decided",
+        "looks": [{"games": 200, "comparisons": [look]}]}})  # fmt: skip
     fixed = verdict.changes([_comparison(a, b)])[0]
     assert _row(fixed)["verdict"] == "undetermined"
     entry = verdict.changes([_comparison(a, b, run)])[0]
     assert entry["sequential"] and {r["verdict"] for r in entry["factions"]} == {"no change"}
     assert _row(entry)["text"] == (
-        "no change in DS's win rate as large as 3 percentage points (sequential test, 80% "
-        "power: a smaller change may remain)"
+        "DS -1.0 percentage points [-2.9, +2.0]: no change larger than 3 percentage points"
     )
-    assert entry["sentence"].endswith("(200 paired games, sequential test).")
+    assert entry["sentence"].endswith("; 200 paired games; 95% anytime-valid intervals).")
+    assert entry["stopped"]["status"] == "decided"
+
+
+def test_an_older_sequential_record_without_intervals_gets_the_fixed_size_answer():
+    a, b = _winners(60, 5, 3, 132)
+    look = {"a": "A", "b": "B", "n": 200, "decision": "no change",
+            "factions": [{"faction": o, "n": 200, "diff": 0.0, "llr": -2.0,
+                          "decision": "no change"} for o in OUTCOMES]}  # fmt: skip
+    run = _run(["DS"], manifest={"sequential": {"rule": {"delta": 0.03, "beta": 0.2},
+        "looks": [{"games": 200, "comparisons": [look]}]}})  # fmt: skip
+    entry = verdict.changes([_comparison(a, b, run)])[0]
+    assert not entry["sequential"] and _row(entry)["verdict"] == "undetermined"
 
 
 def test_stuart_maxwell_leaves_out_an_outcome_without_discordant_games():
@@ -256,11 +295,12 @@ def test_the_report_opens_with_the_answer_and_writes_the_verdict_as_json(tmp_pat
     md = (out / "report" / "report.md").read_text(encoding="utf-8")
     lines = md.splitlines()
     assert lines[2] == "## The answer"  # right after the title
-    assert lines[4].startswith("- **base**: ") and "under `random` in every seat" in lines[4]
-    assert lines[6].startswith("- **timurs-shadow against base**: ")
+    assert lines[4].startswith("> **PROVISIONAL DATA")  # the caveat before "not balanced"
+    bullets = [x for x in lines if x.startswith("- **")]
+    assert bullets[0].startswith("- **base**: ") and "under random play in every seat" in bullets[0]
+    assert bullets[2].startswith("- **timurs-shadow against base**: ")
     head = md[: md.index("## Provenance")]
     assert "## Verdict in detail" in head and "Stuart-Maxwell" in head
-    assert md.index("## The answer") < md.index("PROVISIONAL")
     data = json.loads((out / "verdict.json").read_text())
     assert [v["variant"] for v in data["variants"]] == ["base", "timurs-shadow"]
     assert [f["faction"] for f in data["comparisons"][0]["factions"]] == list(OUTCOMES)

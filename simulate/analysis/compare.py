@@ -270,8 +270,6 @@ def compare(
     Sides from runs that differ in more than the rules (``confounders``) are refused unless
     ``allow_confounded``; then the comparison carries what differs, shown under a warning.
     """
-    from statsmodels.stats.multitest import multipletests
-
     confounded = confounders(a, b)
     if confounded and not allow_confounded:
         raise CompareError(
@@ -288,17 +286,15 @@ def compare(
     win_a = ["tie" if w is None else w for w in ok.get_column("winner").to_list()]
     win_b = ["tie" if w is None else w for w in ok.get_column("winner_b").to_list()]
     wins = []
+    together = simultaneous(confidence)
     for outcome in OUTCOMES:
-        row = stats.paired_win_comparison(win_a, win_b, outcome, confidence)
+        row = stats.paired_win_comparison(win_a, win_b, outcome, together)
         ind = stats.paired_mean_difference(
             [w == outcome for w in win_a], [w == outcome for w in win_b], confidence, n_boot=1
         )
         row["variance_reduction"] = ind["variance_reduction"]
         row["pairing_efficiency"] = ind["pairing_efficiency"]
         wins.append(row)
-    pvals = [r["p_value"] if r["p_value"] == r["p_value"] else 1.0 for r in wins]
-    for r, p in zip(wins, multipletests(pvals, method="holm")[1], strict=True):
-        r["p_holm"] = float(p)  # over this comparison's four outcomes (the report's: verdict)
     vp = []
     for f in FACTIONS:
         row = stats.paired_mean_difference(
@@ -320,6 +316,12 @@ def compare(
         overall=stuart_maxwell(win_a, win_b),
         **counts,
     )
+
+
+def simultaneous(confidence: float, comparisons: int = 1) -> float:
+    """Each outcome's level so that the four intervals (three Factions and unresolved ties)
+    of ``comparisons`` comparisons hold together at ``confidence`` (Bonferroni)."""
+    return 1 - (1 - confidence) / (len(OUTCOMES) * comparisons)
 
 
 def stuart_maxwell(win_a: Sequence[str], win_b: Sequence[str]) -> dict[str, float]:
@@ -375,32 +377,41 @@ def _pseudo_inverse_statistic(table: Any) -> tuple[float, float]:
 # Presentation
 
 
-def win_table(comp: Comparison) -> render.Table:
+def win_table(comp: Comparison, answer: dict[str, Any] | None = None) -> render.Table:
+    """Each outcome's rates, difference, interval and answer. ``answer``: the verdict of this
+    comparison (``verdict.changes``), whose intervals the table shows (a sequential study's
+    anytime-valid ones); else the comparison's own simultaneous intervals."""
+    rows_of = {r["faction"]: r for r in (answer or {}).get("factions", [])}
+    kind = "anytime-valid" if answer and answer.get("sequential") else "simultaneous"
+    words = {"change": "change", "no change": "no change", "undetermined": "not yet known"}
     cols = [
         "faction",
         "win rate A",
         "win rate B",
         "B - A",
-        f"{level(comp.confidence)} paired CI",
-        "McNemar p",
-        "Holm p (this comparison)",
+        f"{level(comp.confidence)} {kind} interval",
+        "answer",
+        "McNemar p (alone)",
         "B only / A only",
         "variance reduction",
     ]
-    rows = [
-        [
-            "unresolved tie" if r["faction"] == "tie" else r["faction"],
-            pct(r["rate_a"]),
-            pct(r["rate_b"]),
-            pp(r["diff"]),
-            pp_ci(r["diff_low"], r["diff_high"]),
-            p_value(r["p_value"]),
-            p_value(r.get("p_holm")),
-            f"{r['b01']} / {r['b10']}",
-            reduction(r["variance_reduction"], r["pairing_efficiency"]),
-        ]
-        for r in comp.wins
-    ]
+    rows = []
+    for r in comp.wins:
+        mine = rows_of.get(r["faction"])
+        lo, hi = (mine["low"], mine["high"]) if mine else (r["diff_low"], r["diff_high"])
+        rows.append(
+            [
+                "unresolved tie" if r["faction"] == "tie" else r["faction"],
+                pct(r["rate_a"]),
+                pct(r["rate_b"]),
+                pp(r["diff"]),
+                pp_ci(lo, hi),
+                words.get(mine["verdict"], mine["verdict"]) if mine else "",
+                p_value(r["p_value"]),
+                f"{r['b01']} / {r['b10']}",
+                reduction(r["variance_reduction"], r["pairing_efficiency"]),
+            ]
+        )
     return render.table(cols, rows)
 
 
@@ -443,21 +454,27 @@ def summary_line(comp: Comparison) -> str:
     return "".join(parts)
 
 
-def template_context(comp: Comparison, figure_path: Path | None = None) -> dict[str, Any]:
-    """What ``templates/_macros.md.j2``'s ``comparison`` macro shows of a comparison."""
+def template_context(
+    comp: Comparison, figure_path: Path | None = None, answer: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What ``templates/_macros.md.j2``'s ``comparison`` macro shows of a comparison
+    (``answer``: its verdict, whose intervals the table shows)."""
+    sequential = bool(answer and answer.get("sequential"))
     context: dict[str, Any] = {
         "title": f"{comp.b.label} vs {comp.a.label}",
         "summary": summary_line(comp),
         "confounded": comp.confounded,
-        "wins": win_table(comp),
+        "sequential": sequential,
+        "wins": win_table(comp, answer),
         "vp": vp_table(comp),
         "note": None,
     }
     if figure_path is not None:
         context["figure"] = render.Figure(
             figure_path,
-            f"{comp.b.label} minus {comp.a.label}, per faction, with "
-            f"{level(comp.confidence)} paired intervals.",
+            f"{comp.b.label} minus {comp.a.label}, per outcome, with "
+            f"{level(comp.confidence)} {'anytime-valid' if sequential else 'simultaneous'} "
+            "intervals of the win rates' differences and paired bootstrap intervals of the VP.",
         )
     return context
 
@@ -502,8 +519,16 @@ def lineup_agreement(comparisons: Sequence[Comparison], lineups: Sequence[str]) 
     }
 
 
-def figure(comp: Comparison) -> Any:
-    return figures.comparison(comp.wins, comp.vp, comp.a.label, comp.b.label, comp.confidence)
+def figure(comp: Comparison, answer: dict[str, Any] | None = None) -> Any:
+    """B - A per outcome with the intervals the table shows (``win_table``)."""
+    rows_of = {r["faction"]: r for r in (answer or {}).get("factions", [])}
+    wins = [
+        w | {"diff_low": rows_of[w["faction"]]["low"], "diff_high": rows_of[w["faction"]]["high"]}
+        if w["faction"] in rows_of
+        else w
+        for w in comp.wins
+    ]
+    return figures.comparison(wins, comp.vp, comp.a.label, comp.b.label, comp.confidence)
 
 
 def default_out(a: Side, b: Side) -> Path:
@@ -527,10 +552,13 @@ def decision(comp: Comparison, margin: float = 0.03) -> dict[str, Any]:
 
 
 def decision_lines(found: dict[str, Any]) -> list[str]:
-    """The answer as the report gives it: one sentence, then one line per outcome."""
-    return [f"{found['b']} against {found['a']}: {found['sentence']}"] + [
-        f"  {r['text']}" for r in found["factions"]
-    ]
+    """The answer as the report gives it: one sentence, then one line per outcome, and for
+    a sequential study why it stopped."""
+    lines = [f"{found['b']} against {found['a']}: {found['sentence']}"]
+    lines += [f"  {r['text']}" for r in found["factions"]]
+    if found.get("stopped"):
+        lines.append(f"The sequential study stopped because {found['stopped']['reason']}.")
+    return lines
 
 
 def write(comp: Comparison, out: Path, margin: float = 0.03) -> CompareFiles:
@@ -539,9 +567,9 @@ def write(comp: Comparison, out: Path, margin: float = 0.03) -> CompareFiles:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CompareError(f"cannot create {out}: {exc.strerror}") from None
-    png = figures.save(figure(comp), out / "compare.png")
-    context = template_context(comp, png)
     found = decision(comp, margin)
+    png = figures.save(figure(comp, found), out / "compare.png")
+    context = template_context(comp, png, found)
     md = out / "compare.md"
     md.write_text(
         render.markdown(

@@ -475,7 +475,14 @@ def comparison(
             colour = FACTION_COLOURS.get(r["faction"], "#a6a6a6")
             d, lo, hi = (scale * r[k] for k in ("diff", "diff_low", "diff_high"))
             ax.errorbar(
-                [d], [yy], xerr=[[d - lo], [hi - d]], fmt="o", color=colour, ms=7, capsize=4, lw=2
+                [d],
+                [yy],
+                xerr=[[max(d - lo, 0.0)], [max(hi - d, 0.0)]],
+                fmt="o",
+                color=colour,
+                ms=7,
+                capsize=4,
+                lw=2,
             )
             ax.annotate(
                 f"{_signed(d, digits)} [{_signed(lo, digits)}, {_signed(hi, digits)}]",

@@ -20,10 +20,9 @@ PLAN_DELTAS = (0.01, 0.02, 0.03, 0.05, 0.10)
 
 
 def plan_level(alpha: float, comparisons: int = 1) -> float:
-    """The level each outcome's test is planned at: the report's verdict adjusts McNemar's
-    p-values of every outcome (three Factions and ties) of every comparison together (Holm),
-    whose first step is Bonferroni's, so a study planned at alpha / (4 x comparisons) has at
-    least the planned power in the report."""
+    """The level each outcome's test is planned at: the report's verdict reads a paired
+    interval of every outcome (three Factions and ties) of every comparison, simultaneous by
+    Bonferroni, so each is a two-sided test at alpha / (4 x comparisons)."""
     if not isinstance(comparisons, int) or comparisons < 1:
         raise ValueError(f"comparisons must be a positive integer, got {comparisons!r}")
     return alpha / (len(OUTCOMES) * comparisons)
@@ -109,9 +108,9 @@ def plan_sentence(
         else "a faction's win rate "
     )
     test = (
-        f"the report's test (McNemar per outcome, Holm over the {len(OUTCOMES)} outcomes of "
-        f"{comparisons} comparison{'s' if comparisons > 1 else ''} at alpha = {alpha:g}: "
-        f"planned at {level:.4g} each, two-sided)"
+        f"the report's test (a paired interval per outcome excluding 0, simultaneous over the "
+        f"{len(OUTCOMES)} outcomes of {comparisons} comparison{'s' if comparisons > 1 else ''} "
+        f"at alpha = {alpha:g}: {level:.4g} each, two-sided)"
     )
     text = (
         f"To detect a change of {100 * delta:g} percentage points in {which}(from "

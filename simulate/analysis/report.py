@@ -100,10 +100,10 @@ def build_report(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ReportError(f"cannot create {out}: {exc.strerror}") from None
-    context, pngs = _context(run, out, comparisons, confidence, others)
     found = verdict_mod.verdict(
         run, [c for c in comparisons if not isinstance(c, str)], margin, 1 - confidence
     )
+    context, pngs = _context(run, out, comparisons, confidence, others, found["comparisons"])
     context["verdict"] = found
     context["exploitability"] = exploitability_context(found["exploitability"])
     context["provenance"] = render.table(
@@ -132,8 +132,11 @@ def _context(
     comparisons: Sequence[Any],
     confidence: float,
     others: Sequence[Run] = (),
+    answers: Sequence[dict[str, Any]] = (),
 ) -> tuple[dict[str, Any], list[Path]]:
-    """Everything ``templates/report.md.j2`` shows; the figures are saved into ``out``."""
+    """Everything ``templates/report.md.j2`` shows; the figures are saved into ``out``.
+    ``answers``: the verdict of each comparison, in order, whose intervals its table and
+    figure show."""
     lvl = level(confidence)
     variants = run.variants
     ok = run.ok_games()
@@ -190,13 +193,15 @@ def _context(
         )
 
     compared = []
+    answered = iter(answers)
     for i, comp in enumerate(comparisons):
         if isinstance(comp, str):
             compared.append({"note": comp})
             continue
-        path = figures.save(compare_mod.figure(comp), out / f"compare-{i + 1}.png")
+        answer = next(answered, None)
+        path = figures.save(compare_mod.figure(comp, answer), out / f"compare-{i + 1}.png")
         pngs.append(path)
-        compared.append(compare_mod.template_context(comp, path))
+        compared.append(compare_mod.template_context(comp, path, answer))
 
     vps = vp_rows(run, confidence)
     vp_table = render.table(
@@ -319,6 +324,7 @@ def _context(
         "title": f"Vijayanagara balance report: {run.name}",
         "level": lvl,
         "provisional": provisional_text(provisional_status(run)),
+        "caveat": caveat(provisional_text(provisional_status(run))),
         "provenance": render.table(
             ["what", "value"],
             provenance_rows(run)
@@ -348,6 +354,18 @@ def _context(
         + "".join(f" --compare {o.directory}" for o in others),
     }
     return context, pngs
+
+
+def caveat(provisional: str) -> str:
+    """The provisional-data warning's first sentence, to stand before the answer (the whole
+    warning, with how to replace the data, follows the answer)."""
+    if not provisional.startswith("**"):
+        return provisional
+    end = provisional.index("**", 2) + 2
+    return (
+        provisional[:end] + " Read these numbers as a test of the tool, not a verdict on the "
+        "game's balance (how to replace the data is below the answer)."
+    )
 
 
 def _action_table(shares: pl.DataFrame, variants: Sequence[str]) -> render.Table:
@@ -389,27 +407,49 @@ def _failures(run: Run) -> dict[str, Any]:
 
 
 def sequential_context(entry: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The ``--until-clear`` section: the rule, the looks and each comparison's decision."""
+    """The ``--until-clear`` section: the stopping rule, why this study stopped, and each
+    outcome's state at the last look (its difference, interval and answer, as the verdict
+    gives it). An older record (SPRT looks without intervals) is named as such."""
     if not entry or not entry.get("looks"):
         return None
+    from simulate.analysis.sequential import STOP_REASONS
+
     rule = entry["rule"]
     last = entry["looks"][-1]
+    legacy = any(f.get("low") is None for c in last["comparisons"] for f in c["factions"])
     rows = []
+    words = {"change": "change", "no change": "no change", "open": "not yet known"}
     for c in last["comparisons"]:
         for f in c["factions"]:
+            more = f.get("more_games")
             rows.append(
-                (f"{c['b']} vs {c['a']}",
-                 "unresolved ties" if f["faction"] == "tie" else f["faction"], f["n"],
-                 f"{100 * f['diff']:+.1f} pp", f"{f['llr']:.2f}", f["decision"])
+                (f"{c['b']} vs {c['a']}", "unresolved ties" if f["faction"] == "tie"
+                 else f["faction"], f"{f['n']:,}", f"{100 * f['diff']:+.1f}",
+                 "–" if legacy else f"[{100 * f['low']:+.1f}, {100 * f['high']:+.1f}]",
+                 words.get(f["decision"], f["decision"]),
+                 f"{more:,}" if more else "")
             )  # fmt: skip
+    status = entry.get("status")
     return {
         "rule": rule,
-        "status": entry.get("status"),
+        "legacy": legacy,
+        "status": status,
+        "reason": entry.get("reason") or STOP_REASONS.get(status, str(status)),
         "games": entry.get("games_used"),
         "looks": [lk["games"] for lk in entry["looks"]],
+        "interval": verdict_mod.interval_name(verdict_mod.ANYTIME, 1 - rule["alpha"]),
         "table": render.table(
-            ["comparison", "outcome", "paired games", "B - A", "LLR", "decision"], rows
-        ),
+            [
+                "comparison",
+                "outcome",
+                "paired games",
+                "B - A (percentage points)",
+                f"{100 * (1 - rule['alpha']):g}% anytime-valid interval",
+                "answer",
+                "more paired games to decide",
+            ],
+            rows,
+        ),  # fmt: skip
     }
 
 

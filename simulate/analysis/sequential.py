@@ -1,41 +1,49 @@
-"""The stopping rule of ``vsim run --until-clear`` (issue 19): does variant B change any
-Faction's win rate (or the rate of unresolved ties) by at least ``delta`` compared with A,
-on paired games?
+"""The stopping rule of ``vsim run --until-clear`` (issues 19, 40, 64): is each outcome of
+each comparison (variant B against A, on paired games) changed, unchanged within ``delta``,
+or not yet known?
 
-For each outcome (each Faction, and unresolved ties, so that a rule turning wins into ties
-shows), the paired per-game differences d = [B had it] - [A had it] (in -1, 0, 1) are
-tested by one sequential probability ratio test of mean 0 against a change of ``delta``
-either way: the alternative is the even mixture of mean +delta and mean -delta (a mixture
-of alternatives keeps Wald's error bounds). Each side's log-likelihood ratio uses the normal
-approximation with the variance estimated from the games so far (the generalised SPRT
-fishtest uses):
+For each outcome (each Faction's win, and unresolved ties, so that a rule turning wins into
+ties shows), the paired per-game differences d = [B had it] - [A had it] (in -1, 0, 1) get
+an *anytime-valid* confidence interval for their mean: Robbins' normal-mixture confidence
+sequence with the variance estimated from the games so far (the asymptotic confidence
+sequence of Waudby-Smith, Arbour, Sinha, Kennedy & Ramdas, 2024, "Time-uniform central limit
+theory and asymptotic confidence sequences"):
 
-    LLR(mu1) = mu1 / var(d) * (sum(d) - n * mu1 / 2)
-    LLR = log((exp(LLR(+delta)) + exp(LLR(-delta))) / 2)
+    |mean(d) - mu| <= sqrt((n v + rho) * log((n v + rho) / (rho a^2))) / n
 
-crossing log((1 - beta) / a) accepts the change, log(beta / (1 - a)) rejects it. ``a`` is
-``alpha`` split (Bonferroni) over the four outcomes and every comparison of the run, so the
-chance of a false "changes" anywhere in the run is at most ``alpha``. The mixture stops an
-A/A comparison sooner than two one-sided tests would (both must accept there).
+holding at every look at once with probability at least 1 - a, so looking after every batch
+and stopping when it suits does not bend it. The interval at a look is the intersection of
+this one with every earlier look's (still valid, and it never widens). One vocabulary, the
+same as the fixed-size verdict's (``simulate.analysis.verdict``):
 
-The variance is floored at delta * (1 - delta), the least a change of delta can have (every
-changed game moving the same way), and at one discordant game in n: a small look that saw
-few discordant games would otherwise estimate a tiny variance and call a change
-concentrated in a few percent of the games "no change" (issue 40). "No change" means no
-change as large as ``delta`` at this power (a true change of delta / 2 is called "no
-change" about half the time), not a change of zero.
+- **change**: the interval excludes 0;
+- **no change larger than delta**: the interval lies inside +-delta (a smaller change may
+  remain; both can hold: a change smaller than delta);
+- **open** (not yet known) otherwise, with the paired games that would decide it if the
+  difference and its spread stayed as observed.
 
-Why an SPRT rather than a group-sequential design with an alpha-spending function: the
-number of looks is not known in advance (the run stops when every comparison is clear or at
-``--max-games``), the SPRT needs no planned maximum, and among tests with these error rates
-it uses the fewest games on average near the hypotheses (Wald-Wolfowitz). Looking only at
-the ends of batches (not after every game) keeps its error rates conservative.
+``a`` is ``alpha`` split (Bonferroni) over the outcomes and every comparison of the run, so
+all its intervals hold together with probability at least 1 - alpha: the chance of a false
+"change" anywhere in the run is at most alpha, at any stopping time.
+
+The variance is floored at delta * (1 - delta) and at one discordant game in n: a change of
+delta has at least that variance (E d^2 >= |E d|), so the floor costs the "no change" answer
+nothing it could rightly give, while a small look that saw few discordant games can no longer
+estimate a tiny variance and call a concentrated change "no change" (issue 40). ``rho`` is
+fixed in advance, ``RHO_SCALE / delta^2``: the mixture is tightest near the games an interval
+of +-delta needs at the spread of Vijayanagara's paired games; any fixed ``rho`` keeps the
+guarantee.
+
+**When a study stops** (``stopping``): when every outcome of every comparison is decided
+(a change or no change), or when ``--max-games`` per variant are played ("budget spent", the
+open outcomes said so); with ``--stop-at-first-change``, also as soon as any outcome is a
+change. Looks come at the ends of batches (``--games`` per variant each).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,24 +53,34 @@ FACTIONS = ("DS", "BK", "VE")
 TIE = "tie"
 OUTCOMES = (*FACTIONS, TIE)  # what each comparison tests: the Factions' wins and the ties
 CHANGE, NO_CHANGE, OPEN = "change", "no change", "open"
+RHO_SCALE = 0.05  # rho = RHO_SCALE / delta^2 (in units of games x variance)
+MAX_PROJECTED = 10**8  # a games-to-decide projection past this is "never at this difference"
+
+# Why a study stopped (the manifest's ``sequential.status``) and the words each is said in.
+DECIDED, FIRST_CHANGE, BUDGET, RUNNING = "decided", "first change", "budget spent", "running"
+STOP_REASONS = {
+    DECIDED: "every outcome of every comparison was decided",
+    FIRST_CHANGE: "an outcome changed and --stop-at-first-change was given",
+    BUDGET: "it reached --max-games with outcomes not yet known",
+    RUNNING: "it has not stopped yet (interrupted, or still playing)",
+}
 
 
 @dataclass(frozen=True)
 class Rule:
-    """The question and its error rates: a change of at least ``delta`` in the rate of an
-    outcome (a Faction's win, an unresolved tie), false "change" at most ``alpha`` in the
-    run, missed change at most ``beta``."""
+    """The question and its error rates: each outcome's rate (a Faction's win, an
+    unresolved tie) changed, unchanged within ``delta``, or open; a false "change" anywhere
+    in the run at most ``alpha``, however often it is looked at."""
 
     delta: float = 0.03
     alpha: float = 0.05
-    beta: float = 0.2
     comparisons: int = 1
+    stop_at_first_change: bool = False
 
     def __post_init__(self) -> None:
         for name, value, low, high in (
             ("--delta", self.delta, 0.0, 1.0),
             ("--alpha", self.alpha, 0.0, 0.5),
-            ("--beta", self.beta, 0.0, 0.5),
         ):
             if not (isinstance(value, int | float) and low < value < high):
                 raise ValueError(f"{name} must be in ({low:g}, {high:g}), got {value!r}")
@@ -71,54 +89,89 @@ class Rule:
 
     @property
     def side_alpha(self) -> float:
-        """The level of each outcome's test (Bonferroni over outcomes and comparisons)."""
+        """The level of each outcome's interval (Bonferroni over outcomes and comparisons)."""
         return self.alpha / (len(OUTCOMES) * self.comparisons)
 
     @property
-    def bounds(self) -> tuple[float, float]:
-        """(lower, upper) bounds of each outcome's LLR (Wald)."""
-        a = self.side_alpha
-        return math.log(self.beta / (1 - a)), math.log((1 - self.beta) / a)
+    def rho(self) -> float:
+        return RHO_SCALE / self.delta**2
 
     def to_json(self) -> dict[str, Any]:
-        lower, upper = self.bounds
         return {
-            "test": "GSPRT per outcome (Factions and ties), mean 0 against +-delta (even "
-            "mixture), normal approximation, variance floored at delta * (1 - delta)",
+            "test": "anytime-valid interval per outcome (Factions and ties): normal-mixture "
+            "confidence sequence, variance estimated and floored at delta * (1 - delta); "
+            "change when it excludes 0, no change when it lies inside +-delta",
             "outcomes": list(OUTCOMES),
             "delta": self.delta,
             "alpha": self.alpha,
-            "beta": self.beta,
             "comparisons": self.comparisons,
             "side_alpha": self.side_alpha,
-            "llr_lower": lower,
-            "llr_upper": upper,
+            "rho": self.rho,
+            "stop_at_first_change": self.stop_at_first_change,
         }
 
 
-def llr(d: np.ndarray, mu0: float, mu1: float) -> float:
-    """The generalised SPRT's log-likelihood ratio of mean ``mu1`` against ``mu0`` for the
-    paired differences ``d``: the variance estimated from them, floored at the least a mean
-    of ``mu1`` allows, |mu1| (1 - |mu1|), and at one discordant pair in n."""
+def variance(d: np.ndarray, delta: float) -> float:
+    """The spread of the paired differences the interval uses: their variance, floored at
+    delta * (1 - delta) and at one discordant game in n."""
     n = d.size
-    if n == 0:
-        return 0.0
-    shift = abs(mu1 - mu0)
-    var = max(float(np.var(d)), shift * (1 - shift), 1.0 / n)
-    return (mu1 - mu0) / var * (float(d.sum()) - n * (mu0 + mu1) / 2)
+    return max(float(np.var(d)) if n else 0.0, delta * (1 - delta), 1.0 / max(n, 1))
+
+
+def half_width(n: int, var: float, rule: Rule) -> float:
+    """The anytime-valid interval's half-width on the mean of ``n`` paired differences of
+    variance ``var`` (Robbins' normal mixture, two-sided, at the rule's per-outcome level)."""
+    if n <= 0:
+        return math.inf
+    v = n * var + rule.rho
+    return math.sqrt(v * math.log(v / (rule.rho * rule.side_alpha**2))) / n
+
+
+def classify(low: float, high: float, delta: float) -> str:
+    """An interval's answer: ``change`` when it excludes 0, ``no change`` when it lies
+    inside +-delta, else ``open``. A change smaller than delta is still a change."""
+    if low > 0 or high < 0:
+        return CHANGE
+    if -delta <= low and high <= delta:
+        return NO_CHANGE
+    return OPEN
+
+
+def games_to_decide(diff: float, var: float, rule: Rule) -> tuple[int, str] | None:
+    """(paired games, what they would show) at which an open outcome would be decided if
+    its difference and spread stayed as observed (the interval shrinking with n); None when
+    it never would (a difference of exactly +-delta)."""
+
+    def decided(n: int) -> bool:
+        w = half_width(n, var, rule)
+        return abs(diff) > w or abs(diff) + w <= rule.delta
+
+    high = 1
+    while not decided(high):
+        high *= 2
+        if high > MAX_PROJECTED:
+            return None
+    low = high // 2
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if decided(mid) else (mid, high)
+    if abs(diff) > half_width(high, var, rule):
+        return high, "a change"
+    return high, f"no change larger than {100 * rule.delta:g} percentage points"
 
 
 @dataclass
-class FactionTest:
-    """One outcome's test at one look (a Faction's win, or ``tie``)."""
+class OutcomeTest:
+    """One outcome's interval and answer at one look (a Faction's win, or ``tie``)."""
 
     faction: str
     n: int
     diff: float  # mean of d: B's rate minus A's
-    llr_up: float  # mean 0 against +delta
-    llr_down: float  # mean 0 against -delta
-    llr: float  # mean 0 against the even mixture of +delta and -delta
+    low: float  # the anytime-valid interval, intersected with the earlier looks'
+    high: float
     decision: str
+    more_games: int | None = None  # open: paired games to add that would decide it
+    shows: str | None = None  # open: what they would show at this difference
 
 
 @dataclass
@@ -128,17 +181,22 @@ class Look:
     a: str
     b: str
     n: int
-    factions: list[FactionTest] = field(default_factory=list)
+    factions: list[OutcomeTest] = field(default_factory=list)
 
     @property
     def decision(self) -> str:
-        """``change`` once an outcome crossed an upper bound, ``no change`` once every
-        outcome crossed its lower bound, else ``open``."""
+        """``change`` once an outcome changed, ``no change`` once every outcome is no
+        change, else ``open``."""
         if any(t.decision == CHANGE for t in self.factions):
             return CHANGE
         if self.factions and all(t.decision == NO_CHANGE for t in self.factions):
             return NO_CHANGE
         return OPEN
+
+    @property
+    def decided(self) -> bool:
+        """Every outcome answered (a change or no change)."""
+        return all(t.decision != OPEN for t in self.factions)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -146,6 +204,7 @@ class Look:
             "b": self.b,
             "n": self.n,
             "decision": self.decision,
+            "decided": self.decided,
             "factions": [dict(t.__dict__) for t in self.factions],
         }
 
@@ -157,34 +216,74 @@ def _labels(winners: Sequence[str | None]) -> np.ndarray:
 
 
 def pair_tests(
-    winners_a: Sequence[str | None], winners_b: Sequence[str | None], rule: Rule
-) -> list[FactionTest]:
-    """Each outcome's test on paired winners (game k of A with game k of B; None or ``tie``
-    is an unresolved tie)."""
+    winners_a: Sequence[str | None],
+    winners_b: Sequence[str | None],
+    rule: Rule,
+    earlier: Mapping[str, tuple[float, float]] | None = None,
+) -> list[OutcomeTest]:
+    """Each outcome's interval and answer on paired winners (game k of A with game k of B;
+    None or ``tie`` is an unresolved tie), intersected with ``earlier`` looks' intervals
+    (outcome -> (low, high))."""
     if len(winners_a) != len(winners_b):
         raise ValueError(f"paired inputs differ in length: {len(winners_a)} vs {len(winners_b)}")
-    lower, upper = rule.bounds
     a, b = _labels(winners_a), _labels(winners_b)
     out = []
     for f in OUTCOMES:
         d = (b == f).astype(int) - (a == f).astype(int)
-        up = llr(d, 0.0, rule.delta)
-        down = llr(d, 0.0, -rule.delta)
-        both = max(up, down) + math.log1p(math.exp(-abs(up - down))) - math.log(2)
-        if both >= upper:
-            decision = CHANGE
-        elif both <= lower:
-            decision = NO_CHANGE
-        else:
-            decision = OPEN
         diff = float(d.mean()) if d.size else 0.0
-        out.append(FactionTest(f, int(d.size), diff, up, down, both, decision))
+        var = variance(d, rule.delta)
+        w = half_width(d.size, var, rule)
+        low, high = max(diff - w, -1.0), min(diff + w, 1.0)
+        if earlier and f in earlier:
+            was_low, was_high = earlier[f]
+            if max(low, was_low) <= min(high, was_high):  # empty only where coverage failed
+                low, high = max(low, was_low), min(high, was_high)
+        decision = classify(low, high, rule.delta)
+        more = shows = None
+        if decision == OPEN:
+            found = games_to_decide(diff, var, rule)
+            if found is not None:
+                more, shows = max(1, found[0] - int(d.size)), found[1]
+        out.append(OutcomeTest(f, int(d.size), diff, low, high, decision, more, shows))
     return out
 
 
-def look(a: str, b: str, winners_a: Sequence, winners_b: Sequence, rule: Rule) -> Look:
-    """One comparison's tests at this look."""
-    return Look(a, b, len(winners_a), pair_tests(winners_a, winners_b, rule))
+def look(
+    a: str,
+    b: str,
+    winners_a: Sequence,
+    winners_b: Sequence,
+    rule: Rule,
+    earlier: Look | Mapping[str, Any] | None = None,
+) -> Look:
+    """One comparison's answers at this look; ``earlier``: its previous look (a Look or its
+    JSON), whose intervals this one's are intersected with."""
+    return Look(a, b, len(winners_a), pair_tests(winners_a, winners_b, rule, intervals(earlier)))
+
+
+def intervals(found: Look | Mapping[str, Any] | None) -> dict[str, tuple[float, float]]:
+    """outcome -> (low, high) of a look (a Look or its JSON; an old SPRT look has none)."""
+    if found is None:
+        return {}
+    rows = found.factions if isinstance(found, Look) else found.get("factions", [])
+    out = {}
+    for t in rows:
+        row = t.__dict__ if isinstance(t, OutcomeTest) else t
+        if row.get("low") is not None and row.get("high") is not None:
+            out[row["faction"]] = (float(row["low"]), float(row["high"]))
+    return out
+
+
+def stopping(looks: Sequence[Look], rule: Rule, games: int, max_games: int) -> str | None:
+    """Why the study stops after these looks (``DECIDED``, ``FIRST_CHANGE``, ``BUDGET``),
+    or None to play on."""
+    if all(lk.decided for lk in looks):
+        return DECIDED
+    if rule.stop_at_first_change and any(lk.decision == CHANGE for lk in looks):
+        return FIRST_CHANGE
+    if games >= max_games:
+        return BUDGET
+    return None
 
 
 def paired_winners(
@@ -222,7 +321,7 @@ def paired_winners(
     return a, np.where(rng.random(games) < rho, a, fresh)
 
 
-def simulate_decision(
+def simulate_study(
     rng: np.random.Generator,
     rule: Rule,
     effect: float,
@@ -231,17 +330,18 @@ def simulate_decision(
     max_games: int,
     base: float | Sequence[float] = 1 / 3,
     concentrated: bool = False,
-) -> tuple[str, int]:
-    """(decision, games used) of one sequential comparison on synthetic paired games
+) -> tuple[Look, str]:
+    """(last look, why it stopped) of one sequential comparison on synthetic paired games
     (``paired_winners``), looking every ``look_games`` games up to ``max_games``."""
     wa: list[np.ndarray] = []
     wb: list[np.ndarray] = []
-    n = 0
+    n, last = 0, None
     while True:
         n = min(n + look_games, max_games)
         a, b = paired_winners(rng, n - sum(x.size for x in wa), effect, rho, base, concentrated)
         wa.append(a)
         wb.append(b)
-        state = look("A", "B", np.concatenate(wa), np.concatenate(wb), rule).decision
-        if state != OPEN or n >= max_games:
-            return state, n
+        last = look("A", "B", np.concatenate(wa), np.concatenate(wb), rule, last)
+        reason = stopping([last], rule, n, max_games)
+        if reason is not None:
+            return last, reason

@@ -1,22 +1,24 @@
-"""The verdict a report opens with: the designer's questions answered in plain words.
+"""The verdict a report opens with: the designer's questions answered in plain words, in
+one vocabulary and over one denominator (issue 64).
 
-- **Per variant: is it balanced?** Among decided games (unresolved ties left out), each
-  Faction's share of wins is compared with an even split (1/3) by an equivalence test: two
-  exact one-sided tests (the (1 - 2 alpha) Clopper-Pearson interval inside 1/3 +- margin),
-  whose level holds at every number of games. Balanced within +-margin when all three pass;
-  not balanced when a Faction's interval lies wholly outside the band; otherwise
-  undetermined, with the games that would decide it at the observed rates. The rate of
-  unresolved ties, over all finished games, is given beside it.
+- **The denominator**: every rate is a share of *finished games* (errored games left out);
+  an unresolved tie is nobody's win, so the three Factions' rates and the tie rate add up
+  to 100%. These are the win rate table's numbers.
+- **Per variant: is it balanced?** Each Faction's win rate against an even third, by the
+  win rate table's 95% Goodman simultaneous intervals (they hold for the four outcomes at
+  once): balanced within +-margin when every Faction's interval lies inside 1/3 +- margin;
+  not balanced when one lies wholly outside it; otherwise not yet known, with the games that
+  would decide it at the observed rates. A game with many unresolved ties cannot be
+  balanced: its Factions all fall short of a third.
 - **Per comparison: did the rule change anything?** Each outcome's paired difference (each
-  Faction's win rate and the rate of unresolved ties: a rule that turns wins into ties
-  shows): McNemar's test, its p-values adjusted together over every comparison and outcome
-  of the report (Holm), and Newcombe's paired interval. "Changes" when the Holm-adjusted
-  p < alpha; "no change larger than delta" when the (1 - 2 alpha) paired interval lies
-  within +-delta (the same equivalence level as balance); else undetermined, with the
-  paired games that would decide it at the observed difference, and which way. One
-  Stuart-Maxwell test per comparison covers all outcomes at once. A comparison a sequential
-  test answered (``vsim run --until-clear``) takes that test's answer: one report, one answer
-  per outcome.
+  Faction's win rate and the rate of unresolved ties) with one interval: Newcombe's paired
+  interval, simultaneous over every outcome of every comparison of the report (Bonferroni:
+  a false "change" anywhere in it at most alpha), or for a
+  sequential study (``vsim run --until-clear``) its anytime-valid interval
+  (``simulate.analysis.sequential``). The words: **a change** when the interval excludes 0
+  (a change smaller than delta when it also lies inside +-delta); **no change larger than
+  delta** when it lies inside +-delta; **not yet known** otherwise, with the paired games
+  that would decide it if the difference and its spread stayed as observed.
 - Always: one sentence per variant and per comparison a designer can act on (``answers``),
   which bots played (a balance figure is "under these bots"), how exploitable a lineup a
   ladder measured was found (the manifest's ``exploitability``), and a warning with
@@ -27,7 +29,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from statistics import NormalDist
 from typing import Any
 
 from simulate.analysis import stats
@@ -38,19 +39,17 @@ FAILURE_SHARE = 0.01  # above this share of failed games the verdict warns
 PARITY = 1 / 3
 OUTCOMES = (*FACTIONS, "tie")
 MIN_ROOM = 0.005  # the least room (half a point) a games-to-decide figure is computed for
+SIMULTANEOUS = "simultaneous"  # a fixed-size comparison's intervals: Newcombe, Bonferroni
+ANYTIME = "anytime-valid"  # a sequential study's: its confidence sequence
 
 
 def _points(x: float) -> str:
-    """A rate or difference of rates in points, e.g. ``3`` or ``1.5``."""
+    """A rate or difference of rates in percentage points, e.g. ``3`` or ``1.5``."""
     return f"{100 * x:g}"
 
 
 def _outcome_name(outcome: str) -> str:
     return "unresolved ties" if outcome == "tie" else outcome
-
-
-def _rate_name(outcome: str) -> str:
-    return "the rate of unresolved ties" if outcome == "tie" else f"{outcome}'s win rate"
 
 
 def _more(n: int, need: float) -> int:
@@ -62,14 +61,30 @@ def _about(more: int, what: str) -> str:
     return f"a few more {what}" if more < 10 else f"about {more:,} more {what}"
 
 
+def signed(x: float) -> str:
+    """A difference in percentage points with its sign, one decimal ("+0.0", never "-0.0")."""
+    text = f"{100 * x:+.1f}"
+    return "+0.0" if text == "-0.0" else text
+
+
+def interval_name(kind: str, confidence: float) -> str:
+    """How a report names its comparison intervals, once."""
+    lvl = f"{100 * confidence:g}%"
+    if kind == ANYTIME:
+        return f"{lvl} anytime-valid intervals (they hold however often the study looked)"
+    return (
+        f"{lvl} simultaneous intervals (Newcombe's paired interval, Bonferroni over the outcomes)"
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # Balance
 
 
 def _balance_need(rows: list[dict[str, Any]], n: int, margin: float) -> tuple[float, str]:
-    """(decided games, what they would show) for the equivalence test to decide if every
-    rate stayed as observed: each interval shrinks as 1/sqrt(n) until it fits inside the band
-    (balanced, every Faction) or lies outside it (not balanced, the first Faction to)."""
+    """(finished games, what they would show) for the balance question to be decided if
+    every rate stayed as observed: each interval shrinks as 1/sqrt(n) until it fits inside
+    the band (balanced, every Faction) or lies outside it (not balanced, the first to)."""
     low, high = PARITY - margin, PARITY + margin
     if all(low < r["rate"] < high for r in rows):
         need = 0.0
@@ -90,45 +105,42 @@ def _balance_need(rows: list[dict[str, Any]], n: int, margin: float) -> tuple[fl
     return need, f"it not balanced ({faction} {side})"
 
 
-def equivalent(wins: int, n: int, margin: float = 0.03, alpha: float = 0.05) -> bool:
-    """Whether one Faction's ``wins`` of ``n`` decided games show its rate within 1/3 +-
-    ``margin``: two exact one-sided tests at ``alpha`` (the (1 - 2 alpha) Clopper-Pearson
-    interval inside the band), whose level holds at every ``n``."""
-    if n == 0:
-        return False
-    low, high = stats.clopper_pearson(wins, n, 1 - 2 * alpha)
-    return PARITY - margin <= low and high <= PARITY + margin
-
-
 def balance(run: Run, margin: float = 0.03, alpha: float = 0.05) -> list[dict[str, Any]]:
-    """Per variant: "balanced", "not balanced" or "undetermined", with its sentence."""
+    """Per variant: "balanced", "not balanced" or "undetermined" (not yet known), with its
+    text; rates over finished games with their (1 - alpha) Goodman simultaneous intervals
+    (the win rate table's)."""
     out = []
     for v in run.variants:
         winners = run.variant_games(v).get_column("winner").to_list()
-        decided = [w for w in winners if w]
-        n, ties = len(decided), len(winners) - len(decided)
-        rows = []
-        for f in FACTIONS:
-            k = sum(1 for w in decided if w == f)
-            lo, hi = stats.clopper_pearson(k, n, 1 - 2 * alpha)  # two exact one-sided tests
-            rows.append({"faction": f, "wins": k, "rate": k / n if n else math.nan,
-                         "low": lo, "high": hi})  # fmt: skip
-        tie_lo, tie_hi = stats.clopper_pearson(ties, len(winners), 1 - 2 * alpha)
+        n = len(winners)
+        counts = {f: sum(1 for w in winners if w == f) for f in FACTIONS}
+        counts["tie"] = n - sum(counts.values())
+        bounds = stats.goodman_intervals(counts, 1 - alpha)
+        rows = [
+            {
+                "faction": f,
+                "wins": counts[f],
+                "rate": counts[f] / n if n else math.nan,
+                "low": bounds[f][0],
+                "high": bounds[f][1],
+            }  # fmt: skip
+            for f in FACTIONS
+        ]
         entry: dict[str, Any] = {
             "variant": v,
-            "decided_games": n,
-            "finished_games": len(winners),
+            "finished_games": n,
             "margin": margin,
+            "confidence": 1 - alpha,
             "ties": {
-                "games": ties,
-                "rate": ties / len(winners) if winners else math.nan,
-                "low": tie_lo,
-                "high": tie_hi,
+                "games": counts["tie"],
+                "rate": counts["tie"] / n if n else math.nan,
+                "low": bounds["tie"][0],
+                "high": bounds["tie"][1],
             },
         }
         band = (PARITY - margin, PARITY + margin)
         outside = [r for r in rows if r["low"] > band[1] or r["high"] < band[0]]
-        if n and all(equivalent(r["wins"], n, margin, alpha) for r in rows):
+        if n and all(band[0] <= r["low"] and r["high"] <= band[1] for r in rows):
             entry |= {
                 "verdict": "balanced",
                 "text": f"balanced within ±{_points(margin)} percentage points",
@@ -142,14 +154,15 @@ def balance(run: Run, margin: float = 0.03, alpha: float = 0.05) -> list[dict[st
                 "side": side,
                 "text": f"not balanced: {worst['faction']} {side} by "
                 f"{100 * (worst['rate'] - PARITY):+.1f} percentage points "
-                f"[{100 * (worst['low'] - PARITY):+.1f}, {100 * (worst['high'] - PARITY):+.1f}]",
+                f"[{100 * (worst['low'] - PARITY):+.1f}, {100 * (worst['high'] - PARITY):+.1f}] "
+                "from an even third",
             }
         elif not n:
-            need = stats.games_needed(margin, PARITY, 2 * alpha, 0.5)
+            need = stats.games_needed(margin, PARITY, alpha, 0.5)
             entry |= {
                 "verdict": "undetermined",
                 "more_games": need,
-                "text": f"undetermined: no decided game yet; about {need:,} decided games "
+                "text": f"not yet known: no finished game yet; about {need:,} finished games "
                 f"would show whether it is balanced within ±{_points(margin)} percentage points",
             }
         else:
@@ -159,16 +172,11 @@ def balance(run: Run, margin: float = 0.03, alpha: float = 0.05) -> list[dict[st
                 "verdict": "undetermined",
                 "more_games": more,
                 "shows": shows,
-                "text": f"undetermined: at these rates, {_about(more, 'decided games')} "
+                "text": f"not yet known: at these rates, {_about(more, 'games')} "
                 f"would show {shows}",
             }
         entry["factions"] = [
-            {
-                "faction": r["faction"],
-                "rate": r["rate"],
-                "tost_low": r["low"],
-                "tost_high": r["high"],
-            }  # fmt: skip
+            {"faction": r["faction"], "rate": r["rate"], "low": r["low"], "high": r["high"]}
             for r in rows
         ]
         out.append(entry)
@@ -176,23 +184,25 @@ def balance(run: Run, margin: float = 0.03, alpha: float = 0.05) -> list[dict[st
 
 
 def bots_text(run: Run, variant: str) -> str:
-    """Which bots played ``variant``: "the default bots (`heuristic`)", a lineup's name, or
-    each Faction's bot."""
-    from strategies.registry import DEFAULT
+    """Which bots played ``variant``, in words ("the default bots", a lineup's name, or each
+    Faction's bot); the specs themselves are in the details."""
+    from strategies.words import bot_words
 
     for name in run.lineups:
         if variant.endswith(f" / {name}"):
             return f"lineup {name}"
     bots = run.strategies
-    if set(bots.values()) == {DEFAULT}:
-        return f"the default bots (`{DEFAULT}`)"
     if len(set(bots.values())) == 1:
-        return f"`{bots['DS']}` in every seat"
-    return ", ".join(f"{f} `{s}`" for f, s in bots.items())
+        words = bot_words(next(iter(bots.values())))
+        return words if words.startswith("the ") else f"{words} in every seat"
+    return ", ".join(f"{f} {bot_words(s)}" for f, s in bots.items())
 
 
 def balance_sentence(entry: dict[str, Any], bots: str) -> str:
-    """The one sentence a designer reads first about a variant."""
+    """The one sentence a designer reads first about a variant: the answer, then the rates
+    and intervals of the win rate table (shares of finished games)."""
+    from simulate.analysis.formatting import pct, pct_ci
+
     verdict = entry["verdict"]
     if verdict == "balanced":
         answer = f"balanced within ±{_points(entry['margin'])} percentage points"
@@ -203,30 +213,22 @@ def balance_sentence(entry: dict[str, Any], bots: str) -> str:
             f"not yet known whether it is balanced within ±{_points(entry['margin'])} "
             "percentage points"
         )
-    rates = [
-        f"{r['faction']} {_share(r['rate'])} ({_share(r['tost_low'], '')}–{_share(r['tost_high'])})"
-        for r in entry["factions"]
-    ]
-    faction, _, rest = rates[0].partition(" ")
-    share, _, interval = rest.partition(" ")
-    rates[0] = f"{faction} wins {share} of decided games {interval}"
     t = entry["ties"]
-    ties = (
-        f"{_share(t['rate'])} of the games end in an unresolved tie"
-        if t["games"]
-        else "no game ends in an unresolved tie"
+    rates = [f"{r['faction']} {pct(r['rate'])} ({pct_ci(r['low'], r['high'])})"
+             for r in entry["factions"]]  # fmt: skip
+    first = entry["factions"][0]
+    rates[0] = (
+        f"{first['faction']} wins {pct(first['rate'])} ({pct_ci(first['low'], first['high'])})"
     )
+    rates.append(f"unresolved ties {pct(t['rate'])} ({pct_ci(t['low'], t['high'])})")
+    lvl = f"{100 * entry['confidence']:g}%"
     tail = ""
     if verdict == "undetermined":
-        tail = f"; {entry['text'].removeprefix('undetermined: ')}"
-    return f"{answer}: {', '.join(rates)}; {ties}; under {bots}{tail}."
-
-
-def _share(x: float, unit: str = "%") -> str:
-    """A rate in whole percent (one decimal under 1.5%)."""
-    if x != x:
-        return "–"
-    return f"{100 * x:.{1 if 100 * x < 1.5 else 0}f}{unit}"
+        tail = f"; {entry['text'].removeprefix('not yet known: ')}"
+    return (
+        f"{answer}: {', '.join(rates)} of {entry['finished_games']:,} finished games "
+        f"({lvl} simultaneous intervals); under {bots}{tail}."
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,8 +236,9 @@ def _share(x: float, unit: str = "%") -> str:
 
 
 def _sequential(comp: Any) -> dict[str, Any] | None:
-    """The sequential test's last look at this comparison (``vsim run --until-clear``), with
-    its rule, when the comparison pairs the games that test saw; else None."""
+    """The sequential study's last look at this comparison (``vsim run --until-clear``),
+    with its rule and why it stopped, when the comparison pairs the games it saw and the
+    look carries intervals (an older SPRT record does not: the fixed-size answer is given)."""
     run = getattr(comp.a, "run", None)
     other = getattr(comp.b, "run", None)
     if run is None or other is None or run.directory.resolve() != other.directory.resolve():
@@ -245,139 +248,119 @@ def _sequential(comp: Any) -> dict[str, Any] | None:
         return None
     for look in entry["looks"][-1]["comparisons"]:
         if look["a"] == comp.a.variant and look["b"] == comp.b.variant and look["n"] == comp.n:
-            return look | {"rule": entry["rule"], "status": entry.get("status")}
+            if any(t.get("low") is None for t in look["factions"]):
+                return None
+            return look | {
+                "rule": entry["rule"],
+                "status": entry.get("status"),
+                "reason": entry.get("reason"),
+            }
     return None
 
 
-def _paired_need(
-    w: dict[str, Any], tost: tuple[float, float], delta: float, alpha: float, tests: int
-) -> tuple[float, str] | None:
-    """(paired games, what they would show) for an undetermined outcome to be decided if its
-    difference and spread stayed as observed: the (1 - 2 alpha) interval shrinking as
-    1/sqrt(n) until it fits inside +-delta ("no change"), or the McNemar statistic growing as
-    sqrt(n) until it passes the report's Holm bound (at most alpha / tests: "a change"; the
-    statistic read from McNemar's p, or from the difference and its spread when an exact p
-    is 1), whichever comes first. None when neither can happen."""
-    n, d = w["n"], w["diff"]
-    lo, hi = tost
+def _projected(n: int, d: float, lo: float, hi: float, delta: float) -> tuple[float, str] | None:
+    """(paired games, what they would show) for a not-yet-known difference to be decided if
+    it and its spread stayed as observed: the interval shrinking as 1/sqrt(n) until it
+    excludes 0 ("a change") or fits inside +-delta ("no change larger than delta"),
+    whichever comes first. None when neither can happen."""
     options = []
+    if d > 0 and d - lo > 0:
+        options.append((n * ((d - lo) / d) ** 2, "a change"))
+    if d < 0 and hi - d > 0:
+        options.append((n * ((hi - d) / -d) ** 2, "a change"))
     if abs(d) < delta:
         up = (hi - d) / max(delta - d, MIN_ROOM)
         down = (d - lo) / max(d + delta, MIN_ROOM)
-        shows = f"no change larger than {_points(delta)} percentage points"
-        options.append((n * max(up, down) ** 2, shows))
-    p = w["p_value"]
-    if d != 0:
-        spread = (w["b01"] + w["b10"]) / n - d * d  # the per-game variance of the difference
-        wald = abs(d) / math.sqrt(max(spread, 1 / n) / n)
-        z_seen = NormalDist().inv_cdf(1 - p / 2) if 0 < p < 1 else wald  # exact p of 1: Wald
-        z_need = NormalDist().inv_cdf(1 - alpha / (2 * tests))
-        if z_seen > 0:
-            options.append((n * (z_need / z_seen) ** 2, "a change"))
+        options.append(
+            (n * max(up, down) ** 2, f"no change larger than {_points(delta)} percentage points")
+        )
     return min(options) if options else None
 
 
-def _fixed_row(
-    w: dict[str, Any], p_adj: float, delta: float, alpha: float, tests: int
-) -> dict[str, Any]:
-    """One outcome's answer by the fixed-size tests (Holm-adjusted McNemar, equivalence)."""
-    f, d, lo, hi = w["faction"], w["diff"], w["diff_low"], w["diff_high"]
-    tost = stats.paired_interval(w["b11"], w["b10"], w["b01"], w["b00"], 1 - 2 * alpha)
-    row: dict[str, Any] = {"faction": f, "test": "fixed", "p_holm": float(p_adj),
-                           "diff": d, "tost_low": tost[0], "tost_high": tost[1]}  # fmt: skip
-    if p_adj < alpha:
-        return row | {
-            "verdict": "change",
-            "text": f"changes {_rate_name(f)} by {100 * d:+.1f} percentage points "
-            f"[{100 * lo:+.1f}, {100 * hi:+.1f}]",
-        }
-    if -delta <= tost[0] and tost[1] <= delta:
-        return row | {
-            "verdict": "no change",
-            "text": f"no change in {_rate_name(f)} larger than {_points(delta)} percentage points",
-        }
-    found = _paired_need(w, tost, delta, alpha, tests)
-    if found is None:
-        return row | {"verdict": "undetermined", "more_games": None,
-                      "text": f"{_outcome_name(f)}: undetermined"}  # fmt: skip
-    need, shows = found
-    more = _more(w["n"], need)
-    return row | {
-        "verdict": "undetermined",
-        "more_games": more,
-        "shows": shows,
-        "text": f"{_outcome_name(f)}: undetermined ({100 * d:+.1f} percentage points "
-        f"[{100 * lo:+.1f}, {100 * hi:+.1f}]): at this difference, "
-        f"{_about(more, 'paired games')} would show {shows}",
-    }
+def difference_text(r: dict[str, Any], delta: float) -> str:
+    """One outcome's answer in the report's one vocabulary: the difference, its interval,
+    then "a change", "no change larger than delta" or "not yet known" (with the games that
+    would decide it)."""
+    f = r["faction"]
+    what = f"{_outcome_name(f)} {signed(r['diff'])} percentage points [{signed(r['low'])}, " \
+        f"{signed(r['high'])}]"  # fmt: skip
+    if r["verdict"] == "change":
+        small = -delta <= r["low"] and r["high"] <= delta
+        return f"{what}: a change" + (
+            f", smaller than {_points(delta)} percentage points" if small else ""
+        )
+    if r["verdict"] == "no change":
+        return f"{what}: no change larger than {_points(delta)} percentage points"
+    more = r.get("more_games")
+    if not more:
+        return f"{what}: not yet known"
+    shows = r.get("shows")
+    tail = f" would show {shows}" if shows else " would decide it"
+    return f"{what}: not yet known; at this difference, {_about(more, 'paired games')}{tail}"
+
+
+def _fixed_row(w: dict[str, Any], delta: float, level: float) -> dict[str, Any]:
+    """One outcome's answer by its paired interval at ``level`` (the report's simultaneous
+    level: Bonferroni over every outcome and comparison)."""
+    f, d = w["faction"], w["diff"]
+    lo, hi = stats.paired_interval(w["b11"], w["b10"], w["b01"], w["b00"], level)
+    row: dict[str, Any] = {"faction": f, "test": "fixed", "diff": d, "low": lo, "high": hi,
+                           "p_value": w.get("p_value")}  # fmt: skip
+    if lo > 0 or hi < 0:
+        row["verdict"] = "change"
+    elif -delta <= lo and hi <= delta:
+        row["verdict"] = "no change"
+    else:
+        row["verdict"] = "undetermined"
+        found = _projected(w["n"], d, lo, hi, delta)
+        row["more_games"] = None if found is None else _more(w["n"], found[0])
+        row["shows"] = None if found is None else found[1]
+    return row | {"text": difference_text(row, delta)}
 
 
 def _sequential_row(t: dict[str, Any], rule: dict[str, Any]) -> dict[str, Any]:
-    """One outcome's answer by the sequential test of ``--until-clear``."""
-    f, d = t["faction"], t["diff"]
-    delta, power = rule["delta"], 1 - rule["beta"]
-    row = {"faction": f, "test": "sequential", "p_holm": None, "diff": d, "llr": t["llr"]}
-    if t["decision"] == "change":
-        return row | {
-            "verdict": "change",
-            "text": f"changes {_rate_name(f)} by {100 * d:+.1f} percentage points "
-            "(sequential test)",
-        }
-    if t["decision"] == "no change":
-        return row | {
-            "verdict": "no change",
-            "text": f"no change in {_rate_name(f)} as large as {_points(delta)} percentage "
-            f"points (sequential test, {100 * power:g}% power: a smaller change may remain)",
-        }
-    return row | {
-        "verdict": "undetermined",
-        "more_games": None,
-        "text": f"{_outcome_name(f)}: undetermined ({100 * d:+.1f} percentage points): the "
-        f"sequential test stopped at --max-games before deciding",
-    }
+    """One outcome's answer by the anytime-valid interval of ``--until-clear``."""
+    verdict = {"change": "change", "no change": "no change"}.get(t["decision"], "undetermined")
+    row = {"faction": t["faction"], "test": "sequential", "diff": t["diff"], "low": t["low"],
+           "high": t["high"], "verdict": verdict}  # fmt: skip
+    if verdict == "undetermined":
+        row |= {"more_games": t.get("more_games"), "shows": t.get("shows")}
+    return row | {"text": difference_text(row, rule["delta"])}
+
+
+def sequential_text(t: dict[str, Any], delta: float) -> str:
+    """A sequential look's outcome (``OutcomeTest`` as JSON) in the report's words."""
+    return _sequential_row(t, {"delta": delta})["text"]
 
 
 def changes(comparisons: Sequence[Any], delta: float = 0.03, alpha: float = 0.05) -> list[dict]:
-    """Per comparison and outcome (each Faction, and unresolved ties): "change", "no change
-    larger than delta" or undetermined. Holm's adjustment over every comparison and outcome
-    the fixed-size tests answer; a comparison a sequential test answered takes its answer."""
-    from statsmodels.stats.multitest import multipletests
-
-    looks = [_sequential(c) for c in comparisons]
-    decided = [
-        {t["faction"]: t for t in look["factions"]} if look else {} for look in looks
-    ]  # fmt: skip
-    cells = [
-        (i, w)
-        for i, c in enumerate(comparisons)
-        for w in c.wins
-        if w["faction"] in OUTCOMES and w["faction"] not in decided[i]
-    ]
-    usable = [w["p_value"] if w["p_value"] == w["p_value"] else 1.0 for _, w in cells]
-    adjusted = dict(zip(
-        [(i, w["faction"]) for i, w in cells],
-        multipletests(usable, method="holm")[1] if usable else [],
-        strict=True,
-    ))  # fmt: skip
+    """Per comparison and outcome (each Faction, and unresolved ties): "change", "no change"
+    (larger than delta) or "undetermined" (not yet known), each with its interval: the
+    report's simultaneous intervals, or a sequential study's anytime-valid ones."""
+    level = 1 - alpha / (len(OUTCOMES) * max(1, len(comparisons)))
     out = []
-    for i, comp in enumerate(comparisons):
+    for comp in comparisons:
+        look = _sequential(comp)
+        decided = {t["faction"]: t for t in look["factions"]} if look else {}
         rows = []
         for w in comp.wins:
             f = w["faction"]
             if f not in OUTCOMES:
                 continue
-            if f in decided[i]:
-                rows.append(_sequential_row(decided[i][f], looks[i]["rule"]))
+            if f in decided:
+                rows.append(_sequential_row(decided[f], look["rule"]))
             else:
-                rows.append(_fixed_row(w, adjusted[(i, f)], delta, alpha, max(1, len(cells))))
+                rows.append(_fixed_row(w, delta, level))
         entry = {
             "a": comp.a.label,
             "b": comp.b.label,
             "paired_games": comp.n,
             "overall": comp.overall,
             "confounded": comp.confounded,
-            "delta": looks[i]["rule"]["delta"] if looks[i] else delta,
-            "sequential": bool(looks[i]),
+            "delta": look["rule"]["delta"] if look else delta,
+            "sequential": bool(look),
+            "interval": interval_name(ANYTIME if look else SIMULTANEOUS, 1 - alpha),
+            "stopped": ({"status": look["status"], "reason": look["reason"]} if look else None),
             "factions": rows,
         }
         entry["sentence"] = comparison_sentence(entry)
@@ -392,29 +375,43 @@ def _names(outcomes: Sequence[str]) -> str:
 
 def comparison_sentence(entry: dict[str, Any]) -> str:
     """The one sentence a designer reads first about a comparison (B against A), after its
-    subject (``B against A: ``)."""
+    subject (``B against A: ``): every difference with its interval, in one vocabulary."""
     rows = entry["factions"]
-    delta = _points(entry["delta"])
-    games = f"{entry['paired_games']:,} paired games" + (
-        ", sequential test" if entry["sequential"] else ""
-    )
+    delta = entry["delta"]
+    kind = "anytime-valid" if entry["sequential"] else "simultaneous"
+    level = entry["interval"].split(" ", 1)[0]
+    games = f"{entry['paired_games']:,} paired games; {level} {kind} intervals"
+
+    def each(r: dict[str, Any]) -> str:
+        return (f"{_outcome_name(r['faction'])} {signed(r['diff'])} "
+                f"[{signed(r['low'])}, {signed(r['high'])}]")  # fmt: skip
+
     if rows and all(r["verdict"] == "no change" for r in rows):
         return (
-            f"no change larger than {delta} percentage points in any Faction's win "
-            f"rate or in the rate of unresolved ties ({games})."
+            f"no change larger than {_points(delta)} percentage points in any Faction's win "
+            f"rate or in the rate of unresolved ties ({', '.join(each(r) for r in rows)}; "
+            f"{games})."
         )
     parts = []
     for r in rows:
         if r["verdict"] == "change":
             d = 100 * r["diff"]
             what = "unresolved ties" if r["faction"] == "tie" else f"{r['faction']} wins"
-            parts.append(f"{what} {abs(d):.1f} percentage points {'more' if d > 0 else 'less'}")
-    same = [r["faction"] for r in rows if r["verdict"] == "no change"]
+            small = -delta <= r["low"] and r["high"] <= delta
+            parts.append(
+                f"{what} {abs(d):.1f} percentage points {'more' if d > 0 else 'less'} "
+                f"[{signed(r['low'])}, {signed(r['high'])}], a change"
+                + (f" smaller than {_points(delta)} percentage points" if small else "")
+            )
+    same = [r for r in rows if r["verdict"] == "no change"]
     if same:
-        parts.append(f"no change larger than {delta} percentage points for {_names(same)}")
+        parts.append(
+            f"no change larger than {_points(delta)} percentage points for "
+            f"{_names([each(r) for r in same])}"
+        )
     open_ = [r for r in rows if r["verdict"] == "undetermined"]
     if open_:
-        text = f"not yet known for {_names([r['faction'] for r in open_])}"
+        text = f"not yet known for {_names([each(r) for r in open_])}"
         if all(r.get("more_games") for r in open_):
             most = max(r["more_games"] for r in open_)
             them = "it" if len(open_) == 1 else "them"

@@ -210,7 +210,7 @@ def _print_comparison(comp: Any) -> None:
 )  # fmt: skip
 @click.option(
     "--alpha", type=float, default=0.05, show_default=True,
-    help="The report's level: over every outcome and comparison (Holm), as the verdict tests.",
+    help="The report's level: over every outcome and comparison (Bonferroni), as the verdict tests.",
 )  # fmt: skip
 @click.option("--power", type=float, default=0.8, show_default=True, help="Power of the test.")
 @click.option(
@@ -239,8 +239,8 @@ def plan(
     pilot: Path | None,
 ) -> None:
     """How many games per variant let the report's verdict find a given change in a
-    faction's win rate (McNemar per outcome, Holm over the report's outcomes and
-    comparisons, at --alpha and --power)."""
+    faction's win rate (a paired interval per outcome, simultaneous over the report's
+    outcomes and comparisons, at --alpha and --power)."""
     from rich.table import Table
 
     from simulate.analysis import planning

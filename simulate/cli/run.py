@@ -27,10 +27,13 @@ class Bar(runner.Progress):
     """Progress of a run: a rich bar on a terminal, else (piped, nohup, CI) a plain line on
     stderr every ``every`` seconds. Speed and ETA count only the games this invocation played,
     so a resumed run's ETA is right from the start. Only the first start of a command can be
-    a resume: the later ones (the looks of ``--until-clear``) extend what it played."""
+    a resume: the later ones (the looks of ``--until-clear``) extend what it played. With a
+    ``budget`` (``--until-clear``), one bar counts toward every game the study may play, so
+    its ETA is the longest the study can still take."""
 
-    def __init__(self, progress: Any, every: float = 10.0) -> None:
+    def __init__(self, progress: Any, every: float = 10.0, budget: int | None = None) -> None:
         self.progress = progress
+        self.budget = budget  # --until-clear: every game it may play, so the ETA is its most
         self.task: Any = None
         self.starts = 0
         self.played = self.total = self.already = 0
@@ -38,13 +41,19 @@ class Bar(runner.Progress):
         self.every = every
 
     def start(self, total: int, already: int) -> None:
-        self.t0 = self.last = time.perf_counter()
-        self.total, self.already, self.played = total, already, 0
+        if self.starts == 0 or not self.budget:
+            self.t0 = self.last = time.perf_counter()
+            self.played = 0
+        else:  # a later look: one bar over the whole budget, its speed over every look
+            already = already - self.played
+        if self.budget:
+            total = max(total, self.budget)
+        self.total, self.already = total, already
         self.starts += 1
         resumed = already and self.starts == 1
         label = f"games ({already} already there)" if resumed else "games"
         if self.task is not None:
-            self.progress.update(self.task, total=total, completed=already)
+            self.progress.update(self.task, total=total, completed=already + self.played)
         else:
             self.task = self.progress.add_task(
                 label, total=total, completed=already, rate="-", eta="-"
@@ -190,24 +199,25 @@ def progress_bar(enabled: bool) -> Any:
 )  # fmt: skip
 @click.option(
     "--until-clear", is_flag=True,
-    help="Play --games per variant at a time on common seeds until every comparison (each "
-    "variant against the first) is answered by a sequential test (GSPRT), or --max-games.",
+    help="Play --games per variant at a time on common seeds until every outcome of every "
+    "comparison (each variant against the first) is decided (a change, or no change larger "
+    "than --delta), or --max-games per variant are played.",
 )  # fmt: skip
 @click.option(
     "--delta", type=float, default=0.03, show_default=True,
-    help="With --until-clear: the smallest change in a Faction's win rate that matters.",
+    help="With --until-clear: a difference inside +-delta counts as no change.",
 )  # fmt: skip
 @click.option(
     "--alpha", type=float, default=0.05, show_default=True,
-    help="With --until-clear: chance of a false 'changes' anywhere in the run.",
-)  # fmt: skip
-@click.option(
-    "--beta", type=float, default=0.2, show_default=True,
-    help="With --until-clear: chance of missing a change of --delta.",
+    help="With --until-clear: chance of a false 'change' in a comparison, however often it looks.",
 )  # fmt: skip
 @click.option(
     "--max-games", type=int, default=20000, show_default=True,
-    help="With --until-clear: stop at this many games per variant, clear or not.",
+    help="With --until-clear: the budget, games per variant; it stops there, decided or not.",
+)  # fmt: skip
+@click.option(
+    "--stop-at-first-change", is_flag=True,
+    help="With --until-clear: also stop as soon as any outcome is a change.",
 )  # fmt: skip
 @click.option(
     "--report/--no-report", default=True, show_default=True,
@@ -236,8 +246,8 @@ def run(
     until_clear: bool,
     delta: float,
     alpha: float,
-    beta: float,
     max_games: int,
+    stop_at_first_change: bool,
     report: bool,
 ) -> None:
     """Play a study of games in parallel and write a Parquet dataset.
@@ -271,7 +281,9 @@ def run(
     enabled = not quiet and sys.stderr.isatty()
     every = 0.0 if quiet else 10.0
     command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
-    rule = _rule(until_clear, delta, alpha, beta, len(study.variants))
+    rule = _rule(until_clear, delta, alpha, stop_at_first_change, len(study.variants))
+    if rule is not None and max_games < study.games:
+        raise InputError(f"--max-games ({max_games}) must be at least --games ({study.games})")
     options = dict(
         jobs=jobs, backend=backend, scheduler=scheduler, force=force, chunk=chunk_size,
         command=command, decision_timeout=decision_timeout,
@@ -284,9 +296,11 @@ def run(
             else:
                 from simulate.study.sequential import run_until_clear
 
+                if not as_json:
+                    _print_budget(study, max_games)
                 outcome, looks = run_until_clear(
-                    study, out, rule, max_games, progress=Bar(bar, every), **options,
-                    on_look=None if as_json else _print_look,
+                    study, out, rule, max_games, progress=Bar(bar, every, budget=max_games * len(study.variants)),
+                    **options, on_look=None if as_json else _Looks(study, max_games),
                 )  # fmt: skip
     except RunError as exc:
         raise InputError(str(exc)) from None
@@ -312,51 +326,87 @@ def run(
         click.echo(json.dumps(summary, allow_nan=False))
     else:
         _print_report(console, outcome, study)
+        if looks:
+            from simulate.analysis.verdict import sequential_text
+
+            click.echo(_stop_words(out))
         for lk in looks:
-            click.echo(
-                f"Sequential test, {lk.b} vs {lk.a} after {lk.n:,} paired games: "
-                f"{_decision_words(lk, rule)}"
-            )
+            click.echo(f"{lk.b} against {lk.a} ({lk.n:,} paired games):")
+            for t in lk.factions:
+                click.echo(f"  {sequential_text(t.__dict__, rule.delta)}")
     if report:
         _write_report(out, quiet=as_json)
     ctx.exit(outcome.exit_code)
 
 
-def _rule(until_clear: bool, delta: float, alpha: float, beta: float, variants: int) -> Any:
+def _rule(until_clear: bool, delta: float, alpha: float, first_change: bool, variants: int) -> Any:
     """The sequential test's rule of ``--until-clear`` (None without it), checked."""
     if not until_clear:
+        if first_change:
+            raise InputError("--stop-at-first-change needs --until-clear")
         return None
     from simulate.analysis.sequential import Rule
 
     try:
-        return Rule(delta, alpha, beta, max(1, variants - 1))
+        return Rule(delta, alpha, max(1, variants - 1), first_change)
     except ValueError as exc:
         raise InputError(str(exc)) from None
 
 
-def _decision_words(look: Any, rule: Any) -> str:
-    """A comparison's sequential decision in words: "no change" is no change as large as
-    delta, at the rule's power; a change names its outcomes."""
-    if look.decision == "no change":
-        return (
-            f"no change as large as {100 * rule.delta:g} percentage points in any Faction's "
-            f"win rate or the tie rate ({100 * (1 - rule.beta):g}% power)"
-        )
-    if look.decision == "change":
-        changed = [
-            f"{'unresolved ties' if t.faction == 'tie' else t.faction} "
-            f"{100 * t.diff:+.1f} percentage points"
-            for t in look.factions
-            if t.decision == "change"
-        ]
-        return "a change: " + ", ".join(changed)
-    return "undetermined at --max-games"
+def _stop_words(out: Path) -> str:
+    """Why the sequential study stopped, as its manifest records it."""
+    from simulate.study import manifest as manifest_mod
+
+    entry = (manifest_mod.read(out) or {}).get("sequential") or {}
+    return (
+        f"Sequential study stopped at {entry.get('games_used', 0):,} games per variant "
+        f"(budget {entry.get('rule', {}).get('max_games', 0):,}): {entry.get('reason', '?')}."
+    )
 
 
-def _print_look(games: int, looks: list) -> None:
-    """One line per look of ``--until-clear`` on stderr."""
-    text = "; ".join(f"{lk.b} vs {lk.a}: {lk.decision}" for lk in looks)
-    click.echo(f"look at {games:,} games per variant: {text}", err=True)
+def _print_budget(study: Study, max_games: int) -> None:
+    """What ``--until-clear`` may cost: its budget in games, before the first look."""
+    variants = len(study.variants)
+    click.echo(
+        f"--until-clear: looks of {study.games:,} games per variant, at most {max_games:,} per "
+        f"variant ({variants * max_games:,} games in all); the time the budget may take "
+        "follows the first look.",
+        err=True,
+    )
+
+
+class _Looks:
+    """One line per look of ``--until-clear`` on stderr; after the first, the most time the
+    rest of the budget may take at the speed seen."""
+
+    def __init__(self, study: Study, max_games: int) -> None:
+        self.variants, self.max_games = len(study.variants), max_games
+        self.t0 = time.perf_counter()
+        self.first: int | None = None
+
+    def __call__(self, games: int, looks: list) -> None:
+        decided = sum(t.decision != "open" for lk in looks for t in lk.factions)
+        total = sum(len(lk.factions) for lk in looks)
+        text = f"look at {games:,} games per variant: {decided} of {total} outcomes decided"
+        if self.first is None:
+            self.first = games
+            rate = games * self.variants / max(1e-9, time.perf_counter() - self.t0)
+            left = (self.max_games - games) * self.variants
+            if left > 0:
+                text += (
+                    f"; at {rate:.1f} games/s the rest of the budget ({left:,} games) takes "
+                    f"at most {_minutes(left / rate)}"
+                )
+        click.echo(text, err=True)
+
+
+def _minutes(seconds: float) -> str:
+    """A duration in words: "about 12 minutes", "about 2.5 hours"."""
+    if seconds < 90:
+        return f"about {max(1, round(seconds))} seconds"
+    if seconds < 5400:
+        return f"about {round(seconds / 60)} minutes"
+    return f"about {seconds / 3600:.1f} hours"
 
 
 def _summary_json(report: runner.RunReport, study: Study) -> dict[str, Any]:

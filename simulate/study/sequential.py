@@ -1,11 +1,12 @@
-"""``vsim run --until-clear``: play a study look after look on common seeds and stop as
-soon as every comparison (each later variant against the first) is answered by the
-sequential test of ``simulate.analysis.sequential`` (issue 19).
+"""``vsim run --until-clear``: play a study look after look on common seeds and stop when
+every outcome of every comparison (each later variant against the first) is decided by the
+anytime-valid intervals of ``simulate.analysis.sequential``, when ``--max-games`` are played,
+or (``--stop-at-first-change``) at the first change (issues 19, 64).
 
 Each look extends the run in ``out`` to more games on the same seeds (``runs.run`` plays only
 the new games), so a stopped or interrupted sequential run resumes like any run, and its
 rows are those a fixed-size run of the same length would hold. The rule, every look and
-the decisions are kept in the manifest under ``sequential``.
+the decisions are kept in the manifest under ``sequential``, with why it stopped.
 """
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ def run_until_clear(
     on_look: Callable[[int, list[seq.Look]], None] | None = None,
     **run_options: Any,
 ) -> tuple[runs.RunReport, list[seq.Look]]:
-    """Play looks of ``study.games`` more games per variant until every comparison is
-    clear or ``max_games`` per variant are played; returns the run report (games played and
-    seconds over every look; games already there before the first) and the last looks."""
+    """Play looks of ``study.games`` more games per variant until ``seq.stopping`` says
+    stop; returns the run report (games played and seconds over every look; games already
+    there before the first) and the last looks."""
     names = [v.name for v in study.variants]
     if len(names) < 2:
         raise RunError("--until-clear needs at least two --variant (or a --sweep) to compare")
@@ -58,6 +59,7 @@ def run_until_clear(
     n = max(step, _games_there(out, study))
     force = run_options.pop("force", False)
     played, seconds, already = 0, 0.0, None  # over every look: what this command did
+    earlier = _earlier_looks(out, study, n)
     while True:
         now = dataclasses.replace(study, games=min(n, max_games))
         report = runs.run(now, out, force=force, **run_options)
@@ -65,13 +67,19 @@ def run_until_clear(
         played, seconds = played + report.played, seconds + report.seconds
         already = report.already if already is None else already
         outcome = dataset.outcomes(out)
-        looks = [seq.look(names[0], b, *pairs(outcome, names[0], b), rule) for b in names[1:]]
-        _record(out, rule, max_games, step, looks, report.total // len(names))
+        looks = [
+            seq.look(names[0], b, *pairs(outcome, names[0], b), rule, earlier.get(b))
+            for b in names[1:]
+        ]
+        games = report.total // len(names)
+        reason = seq.stopping(looks, rule, games, max_games)
+        _record(out, rule, max_games, step, looks, games, reason)
         if on_look is not None:
             on_look(n, looks)
-        if all(lk.decision != seq.OPEN for lk in looks) or n >= max_games:
+        if reason is not None:
             whole = dataclasses.replace(report, played=played, already=already, seconds=seconds)
             return whole, looks
+        earlier = {lk.b: lk for lk in looks}
         n = min(n + step, max_games)
 
 
@@ -90,16 +98,33 @@ def _games_there(out: Path, study: Study) -> int:
     return games if old == new and isinstance(games, int) else 0
 
 
+def _earlier_looks(out: Path, study: Study, games: int) -> dict[str, dict[str, Any]]:
+    """Each comparison's last recorded look before ``games`` games per variant (variant B
+    -> its JSON), whose intervals a resumed study's next look intersects with."""
+    if not _games_there(out, study):
+        return {}
+    man = manifest_mod.read(Path(out)) or {}
+    looks = [lk for lk in (man.get("sequential") or {}).get("looks", []) if lk["games"] < games]
+    return {c["b"]: c for c in looks[-1]["comparisons"]} if looks else {}
+
+
 def _record(
-    out: Path, rule: seq.Rule, max_games: int, step: int, looks: Sequence[seq.Look], games: int
+    out: Path,
+    rule: seq.Rule,
+    max_games: int,
+    step: int,
+    looks: Sequence[seq.Look],
+    games: int,
+    reason: str | None,
 ) -> None:
-    """The rule, this look (replacing any later one of an earlier session) and the status."""
+    """The rule, this look (replacing any later one of an earlier session) and why the
+    study stopped (``running`` while it plays on)."""
     man = manifest_mod.read(Path(out)) or {}
     entry = man.setdefault("sequential", {"looks": []})
     entry["rule"] = rule.to_json() | {"max_games": max_games, "look_games": step}
     entry["looks"] = [lk for lk in entry["looks"] if lk["games"] < games]
     entry["looks"].append({"games": games, "comparisons": [lk.to_json() for lk in looks]})
-    open_ = [lk for lk in looks if lk.decision == seq.OPEN]
-    entry["status"] = "clear" if not open_ else ("max games" if games >= max_games else "open")
+    entry["status"] = reason or seq.RUNNING
+    entry["reason"] = seq.STOP_REASONS[entry["status"]]
     entry["games_used"] = games
     manifest_mod.write(Path(out), man)
