@@ -6,6 +6,8 @@ action (2.3.3) in every seat they play. Any other parameter of a spec is the pol
 
 from __future__ import annotations
 
+import difflib
+import inspect
 from typing import Any
 
 from .lineup import default_lineup
@@ -17,10 +19,28 @@ from .value_model import ValueModel, load_value
 ROLLOUTS = ("heuristic", "random")  # who plays mcts's playouts (its ``policy``)
 
 
-def _policy(weights: str | None, params: dict[str, Any]) -> Any:
+def _policy(bot: type, weights: str | None, params: dict[str, Any]) -> Any:
     """The default lineup's policy (its seats share their layers) that a search plans with:
-    it never weighs the Event (the search does)."""
-    return default_lineup().policy_for(weights, dict(params) | {"events": "never"})
+    it never weighs the Event (the search does). A parameter that is neither the search's
+    own nor a weight of the policy is refused naming the search's own (issue 64: a
+    misspelled ``rolouts`` listed the heuristic's weights)."""
+    try:
+        return default_lineup().policy_for(weights, dict(params) | {"events": "never"})
+    except ValueError as exc:
+        key = next((k for k in params if repr(k) in str(exc)), None)
+        if "unknown weight" not in str(exc) or key is None:
+            raise
+        own = [n for n in inspect.signature(bot.__init__).parameters if n not in ("self", "params")]
+        close = difflib.get_close_matches(key, own, n=1, cutoff=0.75)
+        hint = f"did you mean {close[0]}?" if close else "nor a weight of the policy it plans with"
+        raise ValueError(_unknown(bot, key, own, hint)) from None
+
+
+def _unknown(bot: type, key: str, own: list[str], hint: str) -> str:
+    return (
+        f"{bot.name} has no parameter {key!r} ({hint}); its parameters: {', '.join(own)}, or "
+        "any weight of the heuristic policy (see docs/bots.md)"
+    )
 
 
 def _recorded(
@@ -60,7 +80,9 @@ class GreedyStrategy(GreedySearch):
         exclude: str = "",
         **params: Any,
     ) -> None:
-        super().__init__(_policy(weights, params), samples, expand, finish, screen, exclude)
+        super().__init__(
+            _policy(GreedyStrategy, weights, params), samples, expand, finish, screen, exclude
+        )
         _recorded(self, params, self.params, exclude, weights)
 
 
@@ -89,7 +111,7 @@ class MCTSStrategy(MCTSSearch):
             raise ValueError(f"rollout must be 'heuristic' or 'random', got {policy!r}")
         rollout = RandomStrategy if policy == "random" else None
         super().__init__(
-            _policy(weights, params),
+            _policy(MCTSStrategy, weights, params),
             rollouts,
             horizon,
             top,

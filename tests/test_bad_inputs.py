@@ -117,6 +117,14 @@ STRATEGY_CASES = {
     "not importable": ("DS=no_such_pkg.bots:Bot", "cannot load strategy"),
     "bad parameter": ("DS=random:depth=2", "random"),
     "bad heuristic weights file": ("BK=heuristic:weights=/no/such/weights.toml", "heuristic"),
+    # issue 64: a misspelled search parameter listed the heuristic's weight names
+    "misspelled mcts parameter": (
+        "all=mcts:rolouts=32",
+        "mcts has no parameter 'rolouts' (did you mean rollouts?); its parameters: weights, "
+        "rollouts, horizon, top,",
+    ),
+    "misspelled greedy parameter": ("DS=greedy:sample=2", "(did you mean samples?)"),
+    "unknown mcts parameter": ("VE=mcts:zzz=1", "mcts has no parameter 'zzz' (nor a weight"),
 }
 
 

@@ -483,3 +483,50 @@ def test_code_spans_keep_their_stars_and_text_columns_are_left_aligned(built):
     assert "<code>" in page and "/games/*.parquet</code>" in page
     assert '<th style="text-align:left">variant</th>' in page
     assert '<nav class="toc">' in page and 'href="#win-rates"' in page
+
+
+# --- provenance (issue 64) -------------------------------------------------------------------
+
+
+def test_a_long_command_is_wrapped_with_continuations_a_shell_reads_back():
+    import shlex
+
+    from simulate.analysis.commands import wrapped
+
+    command = "vsim strength " + " ".join(
+        f"--rung r{i}=all=mcts:rollouts={8 * i}" for i in range(9)
+    )
+    text = wrapped(command + ' --challenger "mcts:top=6" --out runs/s')
+    lines = text.splitlines()
+    assert len(lines) > 1 and all(len(x) <= 88 for x in lines)
+    assert all(x.endswith(" \\") for x in lines[:-1]) and lines[1].startswith("    --rung")
+    assert shlex.split(text.replace(" \\\n", " ")) == shlex.split(
+        command + ' --challenger "mcts:top=6" --out runs/s'
+    )
+
+
+def test_an_absolute_path_inside_the_working_folder_is_shown_relative(tmp_path):
+    from simulate.analysis.commands import rerunnable
+
+    inside = tmp_path / "runs" / "x"
+    text = rerunnable(f"vsim run --out {inside} --out={inside} /elsewhere/y", base=tmp_path)
+    assert text == "vsim run --out runs/x --out=runs/x /elsewhere/y"
+
+
+def test_the_report_cites_no_absolute_path_of_the_machine_that_made_it(tmp_path):
+    from cli_support import ROOT, run_process
+
+    out = ROOT / "runs" / f"provenance-test-{tmp_path.name}"
+    try:
+        made = run_process(
+            "run", "--games", "4", "--jobs", "1", "--strategy", "all=random", "--quiet",
+            "--out", str(out),
+        )  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        md = (out / "report" / "report.md").read_text(encoding="utf-8")
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    assert str(ROOT) not in md and "/tmp/" not in md
+    assert f"runs/provenance-test-{tmp_path.name}" in md
+    reproduce = md[md.index("## How to read and reproduce") :]
+    assert f"--out runs/provenance-test-{tmp_path.name}" in reproduce

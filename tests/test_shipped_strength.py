@@ -92,7 +92,8 @@ def test_a_run_records_the_study_and_its_report_leads_with_where_it_stands(tmp_p
     assert strongest_balance(recorded) in answer
     assert "At the strongest rung measured (mcts-1x, all=mcts, 200 games), base: DS 62.0%" in answer
     provenance = text[text.index("## Provenance") :]
-    assert "| Strength curve (base game) | `vsim strength --variant base --seed 43` |" in provenance
+    assert "| Strength curve (base game) | `vsim strength`: its command is under" in provenance
+    assert "```\nvsim strength --variant base --seed 43\n```" in provenance  # rerunnable
 
 
 def test_the_shipped_study_is_a_vsim_strength_of_the_base_game_at_every_rung():

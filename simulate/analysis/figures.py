@@ -474,16 +474,8 @@ def comparison(
         for yy, r in zip(ypos, rows, strict=True):
             colour = FACTION_COLOURS.get(r["faction"], "#a6a6a6")
             d, lo, hi = (scale * r[k] for k in ("diff", "diff_low", "diff_high"))
-            ax.errorbar(
-                [d],
-                [yy],
-                xerr=[[max(d - lo, 0.0)], [max(hi - d, 0.0)]],
-                fmt="o",
-                color=colour,
-                ms=7,
-                capsize=4,
-                lw=2,
-            )
+            err = [[max(d - lo, 0.0)], [max(hi - d, 0.0)]]  # a sequential interval may miss d
+            ax.errorbar([d], [yy], xerr=err, fmt="o", color=colour, ms=7, capsize=4, lw=2)
             ax.annotate(
                 f"{_signed(d, digits)} [{_signed(lo, digits)}, {_signed(hi, digits)}]",
                 (hi, yy),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from simulate.analysis.commands import shown_path
 from simulate.analysis.run import Run
 from simulate.analysis.tables import failure_counts
 from simulate.study import manifest as manifest_mod
@@ -110,7 +111,7 @@ def provenance_rows(run: Run) -> list[tuple[str, str]]:
         for v in run.variants
     )
     rows = [
-        ("Run", f"`{run.directory}` (run id `{man.get('run_id', '?')}`)"),
+        ("Run", f"`{shown_path(str(run.directory))}` (run id `{man.get('run_id', '?')}`)"),
         ("N games", f"{total} ({'; '.join(per_variant)})"),
         ("Master seed", str(run.master_seed)),
         *(

@@ -34,6 +34,7 @@ import polars as pl
 from simulate.analysis import compare as compare_mod
 from simulate.analysis import figures, render
 from simulate.analysis import verdict as verdict_mod
+from simulate.analysis.commands import rerunnable, shown_path, wrapped
 from simulate.analysis.formatting import finite, level, mean_ci, num, pct, pct_ci
 from simulate.analysis.provenance import (
     provenance_rows,
@@ -106,6 +107,8 @@ def build_report(
     context, pngs = _context(run, out, comparisons, confidence, others, found["comparisons"])
     context["verdict"] = found
     context["exploitability"] = exploitability_context(found["exploitability"])
+    if found["strength"]:
+        context["strength_command"] = _command_block(found["strength"]["command"])
     context["provenance"] = render.table(
         ["what", "value"],
         [
@@ -348,12 +351,18 @@ def _context(
         "ties": tie_table,
         "failures": _failures(run),
         "figures": figs,
-        "directory": str(run.directory),
-        "command": run_command(run),
-        "regenerate": f"vsim report {run.directory}"
-        + "".join(f" --compare {o.directory}" for o in others),
+        "directory": shown_path(str(run.directory)),
+        "command": _command_block(run_command(run)),
+        "regenerate": _command_block(
+            f"vsim report {run.directory}" + "".join(f" --compare {o.directory}" for o in others)
+        ),
     }
     return context, pngs
+
+
+def _command_block(command: str | None) -> str | None:
+    """A command as the report shows it: rerunnable from the working folder, wrapped."""
+    return None if command is None else wrapped(rerunnable(command))
 
 
 def caveat(provisional: str) -> str:
@@ -479,39 +488,25 @@ def exploitability_context(found: Sequence[dict[str, Any]]) -> list[dict[str, An
 
 
 def strength_rows(found: dict[str, Any] | None) -> list[tuple[str, str]]:
-    """Provenance row: the command of the shipped strength study the verdict quotes."""
+    """Provenance row: where the command of the shipped strength study the verdict quotes is."""
     if not found:
         return []
-    return [("Strength curve (base game)", f"`{found['command']}`")]
+    return [
+        (
+            "Strength curve (base game)",
+            "`vsim strength`: its command is under *How to read and reproduce*",
+        )
+    ]
 
 
 def exploitability_rows(found: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
-    """Provenance rows: the ladder commands each exploitability figure comes from, one code
-    span per command (a command never breaks across lines)."""
+    """Provenance rows: how each exploitability figure was measured, the ladders' note as
+    text that wraps (its commands relative to the repository root)."""
     rows = []
     for e in found:
         who = f"`{e.get('strategy')}` {e.get('version') or ''}".strip()
         if e.get("lineup"):
             who = f"lineup {e['lineup']} ({who})"
-        parts = top_level_parts(str(e.get("command") or ""))
-        rows.append((f"Exploitability of {who}", "; ".join(f"`{p}`" for p in parts) or "–"))
+        note = " ".join(str(e.get("command") or "–").split()).replace("|", "/")
+        rows.append((f"Exploitability of {who}", note))
     return rows
-
-
-def top_level_parts(text: str, sep: str = "; ") -> list[str]:
-    """``text`` split at each ``sep`` outside parentheses: a note in parentheses that lists
-    seeds as "211: ...; 212: ..." stays with its command."""
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(text):
-        c = text[i]
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth = max(0, depth - 1)
-        elif depth == 0 and text.startswith(sep, i):
-            parts.append(text[start:i])
-            start = i = i + len(sep)
-            continue
-        i += 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
