@@ -90,7 +90,11 @@ def test_a_run_records_the_study_and_its_report_leads_with_where_it_stands(tmp_p
     text = (out / "report" / "report.md").read_text(encoding="utf-8")
     answer = text[: text.index("\n## ", text.index("The answer"))]
     assert strongest_balance(recorded) in answer
-    assert "At the strongest rung measured (mcts-1x, all=mcts, 200 games), base: DS 62.0%" in answer
+    assert (
+        "With every seat searching at the search bot's default budget (the strongest rung "
+        "measured, 200 games), base: DS 62.0%" in answer
+    )
+    assert "all=mcts" not in answer  # issue 64: no strategy spec in the answer
     provenance = text[text.index("## Provenance") :]
     assert "| Strength curve (base game) | `vsim strength`: its command is under" in provenance
     assert "```\nvsim strength --variant base --seed 43\n```" in provenance  # rerunnable

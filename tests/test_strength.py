@@ -288,7 +288,7 @@ def test_a_curve_that_has_flattened_is_converged():
     found = analysis.convergence(before, after, "DS")
     assert found["converged"] and found["verdict"] == "converged"
     assert found["change"] == 0.0 and -0.03 < found["lo"] <= 0.0 <= found["hi"] < 0.03
-    assert found["text"].startswith("DS converged: +0.0 points")
+    assert found["text"].startswith("DS converged: +0.0 percentage points")
 
 
 def test_a_curve_still_moving_is_said_per_doubling_of_budget():
@@ -298,15 +298,24 @@ def test_a_curve_still_moving_is_said_per_doubling_of_budget():
     assert not found["converged"] and found["verdict"] == "moving"
     assert found["change"] == pytest.approx(-0.12) and found["hi"] < -0.03
     assert found["per_doubling"] == pytest.approx(-0.06)
-    assert found["text"] == "still moving: DS -6.0 points per doubling of budget"
+    assert found["text"] == "still moving: DS -6.0 percentage points per doubling of budget"
     rungs = analysis.convergence(before, after, "DS")  # rungs that are not budgets of one bot
-    assert rungs["text"] == "still moving: DS -12.0 points between the two strongest rungs"
+    assert rungs["text"] == (
+        "still moving: DS -12.0 percentage points between the two strongest rungs"
+    )
 
 
 def test_too_few_games_leave_convergence_undetermined():
     found = analysis.convergence(["DS", "BK", "VE", "DS"], ["DS", "DS", "VE", "BK"], "DS")
     assert found["verdict"] == "undetermined" and not found["converged"]
     assert "more paired games would decide" in found["text"]
+    assert "about 1 more" not in found["text"]  # issue 64: "a few more" under 10
+
+
+def test_a_handful_of_games_to_go_is_a_few_more_never_about_1_more():
+    assert analysis.more_games_text(1) == "a few more paired games"
+    assert analysis.more_games_text(9) == "a few more paired games"
+    assert analysis.more_games_text(1234) == "about 1,234 more paired games"
 
 
 def test_doublings_are_counted_between_budgets_of_one_search_bot():
@@ -340,11 +349,42 @@ def test_an_effect_whose_interval_lies_on_the_other_side_flips():
     assert found["sign"] == "flips"
 
 
+def test_a_robustness_entrys_fields_mean_what_their_names_say():
+    # issue 64: "contrasts" held five unlabelled values for six rungs, unlike its text
+    effects = [_effect(-0.01, 0.02) | {"n": 400}, _effect(0.015, 0.03) | {"n": 400},
+               _effect(-0.035, 0.05) | {"n": 200}]  # fmt: skip
+    gaps = [np.array([0.0] * 190 + [1.0] * 10), np.array([0.0] * 180 + [1.0] * 20)]
+    found = analysis.robustness(effects, gaps, rungs=["fast", "default", "mcts"])
+    assert [(e["rung"], e["effect"], e["games"]) for e in found["effects_by_rung"]] == [
+        ("fast", -0.01, 400), ("default", 0.015, 400), ("mcts", -0.035, 200)
+    ]  # fmt: skip
+    assert [(v["rung"], v["strongest"], v["games"]) for v in found["versus_strongest"]] == [
+        ("fast", "mcts", 200), ("default", "mcts", 200)
+    ]  # fmt: skip
+    assert [v["difference"] for v in found["versus_strongest"]] == [0.05, 0.1]
+    assert "contrasts" not in found
+
+
+def test_the_shipped_curves_robustness_text_quotes_its_effects_by_rung():
+    from strategies.exploitability import STRENGTH_FILE
+
+    shipped = json.loads(STRENGTH_FILE.read_text())
+    for r in shipped["robustness"]:
+        rungs = [e["rung"] for e in r["effects_by_rung"]]
+        assert rungs == [x["name"] for x in shipped["rungs"]]
+        for e in r["effects_by_rung"]:
+            assert f"{100 * e['effect']:+.1f} at {e['rung']}" in r["text"]
+        assert [v["rung"] for v in r["versus_strongest"]] == rungs[:-1]
+
+
 def test_the_strongest_rung_sentence_names_the_balance_and_the_verdicts():
     payload = {
         "variants": ["timurs-shadow", "base"],
         "margin": 0.03,
-        "rungs": [{"name": "mcts-1x"}, {"name": "mcts-2x", "spec": "all=mcts:rollouts=16"}],
+        "rungs": [
+            {"name": "mcts-1x", "spec": "all=mcts"},
+            {"name": "mcts-2x", "spec": "all=mcts:rollouts=16"},
+        ],  # fmt: skip
         "records": [
             {"variant": "base", "rung": "mcts-2x", "faction": f, "games": 200, "win": w}
             | {"win_lo": w - 0.05, "win_hi": w + 0.05}
@@ -354,15 +394,23 @@ def test_the_strongest_rung_sentence_names_the_balance_and_the_verdicts():
             {"variant": "base", "from": "mcts-1x", "to": "mcts-2x", "faction": f}
             | {"verdict": v, "text": t}
             for f, v, t in (
-                ("DS", "moving", "still moving: DS -6.0 points per doubling of budget"),
+                ("DS", "moving", "still moving: DS -6.0 percentage points per doubling of budget"),
                 ("BK", "converged", "BK converged"),
                 ("VE", "converged", "VE converged"),
             )
         ],
     }
     assert analysis.strongest_balance(payload) == (
-        "At the strongest rung measured (mcts-2x, all=mcts:rollouts=16, 200 games), base: "
-        "DS 60.0% [55.0, 65.0], BK 15.0% [10.0, 20.0], VE 25.0% [20.0, 30.0]; from mcts-1x "
-        "to mcts-2x: converged within ±3 points for BK and VE; still moving: DS -6.0 points "
-        "per doubling of budget."
+        "With every seat searching with twice the search bot's default budget (the strongest "
+        "rung measured, 200 games), base: DS 60.0% [55.0, 65.0], BK 15.0% [10.0, 20.0], VE "
+        "25.0% [20.0, 30.0]; against the rung below it (every seat searching at the search "
+        "bot's default budget): converged within ±3 percentage points for BK and VE; still "
+        "moving: DS -6.0 percentage points per doubling of budget."
     )
+
+
+def test_the_recorded_command_names_its_folder_relative_to_where_it_ran(tmp_path, monkeypatch):
+    # issue 64: the shipped curve cited /work/strength-v21/run, a folder of the machine
+    monkeypatch.chdir(tmp_path)
+    man = {"sessions": [{"command": ["vsim", "strength", "--out", str(tmp_path / "runs" / "s")]}]}
+    assert analysis._command(man) == "vsim strength --out runs/s"

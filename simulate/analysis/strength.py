@@ -88,21 +88,21 @@ def convergence(
     if converged:
         verdict = "converged"
         text = (
-            f"{faction} converged: {100 * change:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}], "
-            f"inside ±{100 * margin:g}"
+            f"{faction} converged: {100 * change:+.1f} percentage points [{100 * lo:+.1f}, "
+            f"{100 * hi:+.1f}], inside ±{100 * margin:g}"
         )
     elif moving:
         verdict = "moving"
         how = (
-            f"{100 * per:+.1f} points per doubling of budget"
+            f"{100 * per:+.1f} percentage points per doubling of budget"
             if per is not None
-            else f"{100 * change:+.1f} points between the two strongest rungs"
+            else f"{100 * change:+.1f} percentage points between the two strongest rungs"
         )
         text = f"still moving: {faction} {how}"
     else:
         verdict = "undetermined"
         more = _games_to_decide(before, after, faction, tost, alpha, margin)
-        text = f"{faction} undetermined: about {more:,} more paired games would decide"
+        text = f"{faction} undetermined: {more_games_text(more)} would decide"
     return {
         "faction": faction,
         "games": n,
@@ -115,6 +115,12 @@ def convergence(
         "per_doubling": per,
         "text": text,
     }
+
+
+def more_games_text(more: int) -> str:
+    """Paired games still needed, in words: "a few more paired games" under 10 (never
+    "about 1 more paired games")."""
+    return "a few more paired games" if more < 10 else f"about {more:,} more paired games"
 
 
 def _games_to_decide(
@@ -157,17 +163,22 @@ def robustness(
     contrasts: Sequence[np.ndarray],
     alpha: float = ALPHA,
     margin: float = MARGIN,
+    rungs: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Whether a variant's effect on a Faction holds across rungs.
 
     ``effects``: its paired effect at each rung (``stats.paired_win_comparison`` rows),
-    weakest first; ``contrasts``: per rung below the strongest, the per-game difference
-    between that rung's effect and the strongest rung's (on games both played). Sign
-    ``holds`` when every rung's effect has the strongest rung's sign, ``flips`` when some
-    rung's interval lies on the other side of 0, else ``unclear``; size ``holds`` when every
-    contrast is within +-margin (equivalence at ``alpha``), ``changes`` when one differs
-    from 0 at ``alpha``, else ``undetermined``.
+    weakest first, for the rungs ``rungs`` (names; default r0, r1, ...); ``contrasts``: per
+    rung below the strongest, the per-game difference between that rung's effect and the
+    strongest rung's (on games both played). Sign ``holds`` when every rung's effect has the
+    strongest rung's sign, ``flips`` when some rung's interval lies on the other side of 0,
+    else ``unclear``; size ``holds`` when every contrast is within +-margin (equivalence at
+    ``alpha``), ``changes`` when one differs from 0 at ``alpha``, else ``undetermined``.
+    Returned with ``effects_by_rung`` (each rung's effect on its own games, the ones the
+    text quotes) and ``versus_strongest`` (each contrast: the rung, the strongest, the games
+    both played, the mean difference of effects on them, and its two tests' p-values).
     """
+    names = list(rungs) if rungs is not None else [f"r{i}" for i in range(len(effects))]
     top = _sign(effects[-1]["diff"])
     flips = any(
         (top > 0 and e["diff_high"] < 0) or (top < 0 and e["diff_low"] > 0) for e in effects
@@ -181,7 +192,20 @@ def robustness(
         size = "changes"
     else:
         size = "undetermined"
-    return {"sign": sign, "size": size, "contrasts": [m for m, _, _ in tests]}
+    return {
+        "sign": sign,
+        "size": size,
+        "effects_by_rung": [
+            {"rung": r, "games": e.get("n"), "effect": e["diff"], "lo": e["diff_low"],
+             "hi": e["diff_high"]}
+            for r, e in zip(names, effects, strict=True)
+        ],
+        "versus_strongest": [
+            {"rung": r, "strongest": names[-1], "games": int(c.size), "difference": m,
+             "p_equivalent": p_eq, "p_change": p_ch}
+            for r, c, (m, p_eq, p_ch) in zip(names[:-1], contrasts, tests, strict=True)
+        ],
+    }  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------
@@ -374,7 +398,7 @@ def _variant_effects(
                 here = _won(both, "winner_v", f) - _won(both, "winner", f)
                 there = _won(both, "winner_v_top", f) - _won(both, "winner_top", f)
                 contrasts.append(here - there)
-            found = robustness(rows, contrasts, alpha, margin)
+            found = robustness(rows, contrasts, alpha, margin, rungs)
             verdicts.append(
                 {"variant": v, "reference": reference, "faction": f}
                 | found
@@ -389,7 +413,7 @@ def _robustness_text(
     span = ", ".join(f"{100 * w['diff']:+.1f} at {r}" for w, r in zip(rows, rungs, strict=True))
     return (
         f"{v} vs {ref}, {f}'s win rate: sign {found['sign']}, size {found['size']} "
-        f"across rungs ({span} points)"
+        f"across rungs (effect in percentage points, each rung on its own games: {span})"
     )
 
 
@@ -424,10 +448,13 @@ def curve(directory: Path, confidence: float = 0.95, margin: float = MARGIN) -> 
 
 def _command(man: dict[str, Any]) -> str | None:
     """The ``vsim strength`` command of the study as it stands (its latest session's: a
-    rerun with more games per rung extends the study)."""
+    rerun with more games per rung extends the study), rerunnable from the working folder
+    (an absolute path inside it made relative: the file is shipped)."""
+    from simulate.analysis.commands import rerunnable
+
     commands = [s.get("command") for s in man.get("sessions") or [] if s.get("command")]
     mine = [c for c in commands if "strength" in c[:2]] or commands
-    return " ".join(str(c) for c in mine[-1]) if mine else None
+    return rerunnable(" ".join(str(c) for c in mine[-1])) if mine else None
 
 
 def _versions(man: dict[str, Any]) -> dict[str, str]:
@@ -458,17 +485,21 @@ def strongest_balance(payload: dict[str, Any] | Path, variant: str | None = None
         f"{r['faction']} {100 * r['win']:.1f}% [{100 * r['win_lo']:.1f}, {100 * r['win_hi']:.1f}]"
         for r in mine
     )
+    from strategies.words import lineup_words
+
     head = (
-        f"At the strongest rung measured ({top['name']}, {top['spec']}, {mine[0]['games']} "
-        f"games), {chosen}: {rates}"
+        f"{lineup_words(top['spec']).capitalize()} (the strongest rung measured, "
+        f"{mine[0]['games']} games), {chosen}: {rates}"
     )
     found = [c for c in payload["convergence"] if c["variant"] == chosen]
     if not found:
         return head + "."
+    specs = {r["name"]: r.get("spec", r["name"]) for r in payload["rungs"]}
+    below = lineup_words(specs.get(found[0]["from"], found[0]["from"])).removeprefix("with ")
     margin = 100 * payload["margin"]
     parts = []
     for verdict, words in (
-        ("converged", f"converged within ±{margin:g} points for"),
+        ("converged", f"converged within ±{margin:g} percentage points for"),
         ("moving", "still moving for"),
         ("undetermined", "undetermined for"),
     ):
@@ -481,7 +512,7 @@ def strongest_balance(payload: dict[str, Any] | Path, variant: str | None = None
             )
         else:
             parts.append(f"{words} {_and([c['faction'] for c in fs])}")
-    return f"{head}; from {found[0]['from']} to {found[0]['to']}: {'; '.join(parts)}."
+    return f"{head}; against the rung below it ({below}): {'; '.join(parts)}."
 
 
 def _and(items: list[str]) -> str:
