@@ -530,3 +530,25 @@ def test_the_report_cites_no_absolute_path_of_the_machine_that_made_it(tmp_path)
     assert f"runs/provenance-test-{tmp_path.name}" in md
     reproduce = md[md.index("## How to read and reproduce") :]
     assert f"--out runs/provenance-test-{tmp_path.name}" in reproduce
+
+
+def test_a_difference_and_its_unit_never_wrap_apart_in_a_table():
+    # issue 64: ladder gains like "-90.0 pp" wrapped in the report's table
+    from simulate.analysis.formatting import NBSP, pp
+
+    assert pp(-0.9) == f"-90.0{NBSP}pp" and " " not in pp(-0.9)
+
+
+def test_the_comparison_figures_labels_sit_over_the_zero_line_on_white():
+    # issue 64: a label's minus sign beside the dashed zero line was hidden under it
+    from simulate.analysis import figures
+
+    row = {"faction": "DS", "diff": -0.016, "diff_low": -0.031, "diff_high": -0.001}
+    vp = {"faction": "DS", "diff": -0.1, "diff_low": -0.2, "diff_high": 0.0}
+    fig = figures.comparison([row], [vp], "a", "b")
+    ax = fig.axes[0]
+    (label,) = [t for t in ax.texts if t.get_text().startswith("-1.6")]
+    zero = [ln for ln in ax.lines if list(ln.get_xdata()) == [0, 0]]
+    assert zero and label.get_zorder() > zero[0].get_zorder()
+    assert label.get_bbox_patch() is not None
+    assert label.get_bbox_patch().get_facecolor()[:3] == (1.0, 1.0, 1.0)

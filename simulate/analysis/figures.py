@@ -483,8 +483,10 @@ def comparison(
                 textcoords="offset points",
                 va="center",
                 fontsize=8.5,
+                zorder=5,  # over the zero line, on white: a minus sign beside it stays legible
+                bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none"},
             )
-        ax.axvline(0, color="#555555", lw=1, ls="--")
+        ax.axvline(0, color="#555555", lw=1, ls="--", zorder=0)
         ax.set_yticks(ypos)
         ax.set_yticklabels(["unresolved tie" if n == "tie" else n for n in names])
         ax.invert_yaxis()

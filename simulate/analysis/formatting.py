@@ -33,9 +33,12 @@ def mean_ci(m: tuple[float, float, float], digits: int = 2) -> str:
     return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
+NBSP = "\u00a0"  # a number and its unit on one line: "-90.0 pp" never wraps in a table
+
+
 def pp(x: float) -> str:
-    """A difference of rates in percentage points."""
-    return "–" if x != x else f"{100 * x:+.1f} pp"
+    """A difference of rates in percentage points, kept on one line."""
+    return "–" if x != x else f"{100 * x:+.1f}{NBSP}pp"
 
 
 def pp_ci(lo: float, hi: float) -> str:
