@@ -4,8 +4,8 @@ For each case, the paired games per variant ``vsim plan`` gives (``planning.plan
 the command itself with ``--pilot`` on a synthetic pilot run) are played as synthetic paired
 games (``simulate.analysis.sequential.paired_winners``: DS's win rate moved by delta, taken
 from VE, a game of B repeating A's winner with probability rho); each repetition is judged
-by the report's verdict (``verdict.changes``: McNemar per outcome, Holm over the outcomes of
-the report). It prints how often the verdict finds the planted change (the power, planned
+by the report's verdict (``verdict.changes``: a paired interval per outcome, simultaneous
+over the outcomes of the report, a change when it excludes 0). It prints how often the verdict finds the planted change (the power, planned
 at 80%) and, with no change, how often it claims one (the size, at most alpha). Nothing is
 asserted.
 

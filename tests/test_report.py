@@ -527,6 +527,7 @@ def test_the_report_cites_no_absolute_path_of_the_machine_that_made_it(tmp_path)
     finally:
         shutil.rmtree(out, ignore_errors=True)
     assert str(ROOT) not in md and "/tmp/" not in md
+    assert "--out /" not in md  # the shipped strength curve's command too
     assert f"runs/provenance-test-{tmp_path.name}" in md
     reproduce = md[md.index("## How to read and reproduce") :]
     assert f"--out runs/provenance-test-{tmp_path.name}" in reproduce
