@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .composition import DEFAULTS, Composition, SeatSearch, prior_path, search_key, seat_search
+from .params import no_such_parameter, unknown_bare_weight
 
 LINEUPS = Path(__file__).with_name("lineups")
 DEFAULT = "heuristic"  # the lineup a first-time user gets for every Faction
@@ -91,7 +92,13 @@ class Lineup:
         for seat in SEATS:
             layers = self.layers[seat]
             if layers not in made:
-                made[layers] = self.policy_for(weights, policy_params, seat)
+                try:
+                    made[layers] = self.policy_for(weights, policy_params, seat)
+                except ValueError as exc:
+                    key = unknown_bare_weight(exc, policy_params)
+                    if key is None:
+                        raise
+                    raise ValueError(self.no_parameter(key)) from None
         searches = self.searches({k: v for k, v in params.items() if search_key(k)})
         record = dict(sorted(params.items()))
         record["version"] = self.version
@@ -122,6 +129,25 @@ class Lineup:
         }
         text = json.dumps({"policy": self.policy, "seats": seats}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
+
+    def no_parameter(self, key: str) -> str:
+        """The one-line refusal of a spec's parameter ``key`` this lineup does not take,
+        naming what it takes: its policy's parameters and its search settings (issue 64: a
+        misspelled ``mcts_rolouts`` listed only the policy's weights)."""
+        groups = {
+            "its parameters": ["weights", *self.policy_parameters()],
+            "its search settings (NAME or play.NAME)": list(DEFAULTS),
+        }
+        text = no_such_parameter(
+            self.name, key, groups, f"nor a weight of its {self.policy} policy"
+        )
+        return f"{text}; or any weight of the policy by its dotted name (see docs/bots.md)"
+
+    def policy_parameters(self) -> tuple[str, ...]:
+        """The parameters of this lineup's policy a spec sets by a bare name (``aggression``:
+        the values of its shipped ``weights.toml``'s ``[play]``; a dotted name sets any other
+        weight), in the file's order."""
+        return policy_parameters(self.policy)
 
     def policy_class(self) -> type:
         return POLICIES[self.policy]()
@@ -155,6 +181,17 @@ class Lineup:
         return Lineup(
             self.name, self.description, self.version, self.policy, layers, search, self.path
         )
+
+
+@lru_cache(maxsize=4)
+def policy_parameters(policy: str) -> tuple[str, ...]:
+    """``Lineup.policy_parameters`` of the policy ``policy`` (none without a weights file)."""
+    path = Path(POLICIES[policy]().folder) / "weights.toml"
+    try:
+        play = tomllib.loads(path.read_text()).get("play", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return ()
+    return tuple(key for key, value in play.items() if not isinstance(value, dict))
 
 
 def _values(path: Path) -> str:

@@ -11,6 +11,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from . import lineup
+from .params import no_such_parameter, own_parameters
 
 ENTRY_POINT_GROUP = "vijayanagara_sim.strategies"
 
@@ -115,6 +116,15 @@ def make(spec: str) -> Any:
     """A new strategy instance from a spec string."""
     name, params = parse_spec(spec)
     made = resolve(name)
+    found = own_parameters(made) if params else None
+    if found is not None and not found[1]:  # a class naming all it takes: a stray one, by it
+        stray = next((key for key in params if key not in found[0]), None)
+        if stray is not None:
+            none = "" if found[0] else "it takes none"
+            text = no_such_parameter(
+                getattr(made, "name", name), stray, {"its parameters": found[0]}, none
+            )
+            raise ValueError(f"strategy {name!r}: {text}")
     try:
         return made(**params)
     except (TypeError, ValueError) as exc:

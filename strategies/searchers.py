@@ -6,11 +6,11 @@ action (2.3.3) in every seat they play. Any other parameter of a spec is the pol
 
 from __future__ import annotations
 
-import difflib
-import inspect
+from collections.abc import Sequence
 from typing import Any
 
 from .lineup import default_lineup
+from .params import no_such_parameter, own_parameters, unknown_bare_weight
 from .policies.random import RandomStrategy
 from .search.greedy import GreedySearch
 from .search.mcts import MCTSSearch
@@ -21,26 +21,26 @@ ROLLOUTS = ("heuristic", "random")  # who plays mcts's playouts (its ``policy``)
 
 def _policy(bot: type, weights: str | None, params: dict[str, Any]) -> Any:
     """The default lineup's policy (its seats share their layers) that a search plans with:
-    it never weighs the Event (the search does). A parameter that is neither the search's
-    own nor a weight of the policy is refused naming the search's own (issue 64: a
-    misspelled ``rolouts`` listed the heuristic's weights)."""
+    it never weighs the Event (the search does). A bare parameter that is neither the
+    search's own nor a parameter of the policy is refused naming the search's own (issue 64:
+    a misspelled ``rolouts`` listed the heuristic's weights); a dotted one is a weight's
+    path, refused by the policy with the weights where it points."""
+    lineup = default_lineup()
     try:
-        return default_lineup().policy_for(weights, dict(params) | {"events": "never"})
+        return lineup.policy_for(weights, dict(params) | {"events": "never"})
     except ValueError as exc:
-        key = next((k for k in params if repr(k) in str(exc)), None)
-        if "unknown weight" not in str(exc) or key is None:
+        key = unknown_bare_weight(exc, params)
+        if key is None:
             raise
-        own = [n for n in inspect.signature(bot.__init__).parameters if n not in ("self", "params")]
-        close = difflib.get_close_matches(key, own, n=1, cutoff=0.75)
-        hint = f"did you mean {close[0]}?" if close else "nor a weight of the policy it plans with"
-        raise ValueError(_unknown(bot, key, own, hint)) from None
+        raise ValueError(_unknown(bot, key, lineup.policy_parameters())) from None
 
 
-def _unknown(bot: type, key: str, own: list[str], hint: str) -> str:
-    return (
-        f"{bot.name} has no parameter {key!r} ({hint}); its parameters: {', '.join(own)}, or "
-        "any weight of the heuristic policy (see docs/bots.md)"
-    )
+def _unknown(bot: type, key: str, policy: Sequence[str]) -> str:
+    """The refusal of ``bot``'s parameter ``key``: its own parameters, then its policy's."""
+    found = own_parameters(bot)
+    groups = {"its parameters": found[0] if found else [], "its heuristic policy's": policy}
+    text = no_such_parameter(bot.name, key, groups, "nor a weight of the policy it plans with")
+    return f"{text}; or any weight of that policy by its dotted name (see docs/bots.md)"
 
 
 def _recorded(

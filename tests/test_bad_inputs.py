@@ -125,6 +125,12 @@ STRATEGY_CASES = {
     ),
     "misspelled greedy parameter": ("DS=greedy:sample=2", "(did you mean samples?)"),
     "unknown mcts parameter": ("VE=mcts:zzz=1", "mcts has no parameter 'zzz' (nor a weight"),
+    # a lineup's list of what it takes is whole, its search settings to the last
+    "misspelled lineup search setting": (
+        "all=heuristic:mcts_rolouts=3",
+        "(did you mean mcts_rollouts?); its parameters: weights, aggression,",
+    ),
+    "a lineup's list is not cut short": ("all=heuristic:mcts_rolouts=3", "mcts_value; or any"),
 }
 
 

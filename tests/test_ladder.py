@@ -341,6 +341,21 @@ def test_ladder_pool_prints_and_writes_the_pooled_gains(tmp_path):
     assert [d["faction"] for d in payload["played_differently"]] == ["DS", "BK", "VE"]
 
 
+def test_ladder_pool_records_its_ladders_relative_to_the_working_folder(tmp_path, monkeypatch):
+    # issue 64: pooled gains pasted into exploitability.json cited /tmp/l760...; a folder
+    # inside the working folder is recorded from it, one outside it as given
+    work = tmp_path / "work"
+    _ladder(work / "runs" / "a", games=("6",), seed=5)
+    _ladder(tmp_path / "b", games=("6",), seed=6)
+    monkeypatch.chdir(work)
+    out = work / "pooled.json"
+    result = invoke(
+        "ladder-pool", str(work / "runs" / "a"), str(tmp_path / "b"), "--json", str(out)
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["ladders"] == ["runs/a", str(tmp_path / "b")]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [((), "pooling needs at least two ladders"), (("nowhere",), "holds no ladder")],

@@ -134,7 +134,7 @@ def test_aggression_changes_play():
     "spec, message",
     [
         ("heuristic:aggression=2", "aggression must be between 0 and 1"),
-        ("heuristic:nonsense=1", "unknown weight 'nonsense'"),
+        ("heuristic:nonsense=1", "heuristic has no parameter 'nonsense'"),
         ("heuristic:eval.XX.vp=1", "unknown weight"),
         ("greedy:samples=0", "samples must be a positive integer"),
         ("mcts:rollouts=0", "rollouts must be a positive integer"),
@@ -146,6 +146,37 @@ def test_bad_parameters_are_one_line_errors(spec, message):
     with pytest.raises(ValueError, match=message) as info:
         registry.make(spec)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("key", ["mcts_rolouts", "play.mcts_rolouts"])
+def test_a_misspelled_search_setting_of_a_lineup_is_named_with_the_lineups_own(key):
+    # issue 64: heuristic:mcts_rolouts=3 listed only the policy's weights, not its settings
+    with pytest.raises(ValueError) as info:
+        registry.make(f"heuristic-fast:{key}=3")
+    text = str(info.value)
+    assert f"heuristic-fast has no parameter {key!r} (did you mean mcts_rollouts?)" in text
+    assert "its parameters: weights, aggression," in text
+    assert "its search settings (NAME or play.NAME): lookahead, screen," in text
+    assert "\n" not in text
+
+
+def test_a_misspelled_dotted_weight_of_a_search_bot_lists_the_weights_where_it_points():
+    # a weight's path is the policy's to refuse, with the weights of the table it names
+    with pytest.raises(ValueError) as info:
+        registry.make("mcts:eval.DS.rsources=1")
+    assert "no 'rsources' in eval.DS (known: cavalry," in str(info.value)
+    assert "did you mean" not in str(info.value)
+
+
+def test_a_misspelled_parameter_of_a_strategy_naming_all_it_takes_lists_its_own():
+    # a class without **params (openspiel-mcts): its parameters, not a TypeError's words
+    with pytest.raises(ValueError) as info:
+        registry.make("openspiel-mcts:simulatons=3")
+    assert str(info.value) == (
+        "strategy 'openspiel-mcts': openspiel-mcts has no parameter 'simulatons' (did you "
+        "mean simulations?); its parameters: evaluator, simulations, uct_c, temperature, "
+        "rollouts, search, fallback"
+    )
 
 
 def test_unknown_strategy_lists_the_known_ones():

@@ -365,6 +365,23 @@ def test_a_robustness_entrys_fields_mean_what_their_names_say():
     assert "contrasts" not in found
 
 
+def test_a_rungs_difference_from_the_strongest_carries_its_interval():
+    # issue 64: versus_strongest gave the rung pair and the difference, not its interval
+    grows = np.array([-1.0] * 300 + [0.0] * 700)  # the same as the size-changes test's
+    steady = np.zeros(400)
+    found = analysis.robustness(
+        [_effect(0.02, 0.01), _effect(0.0, 0.01), _effect(0.32, 0.04)], [grows, steady]
+    )
+    changed, same = found["versus_strongest"]
+    assert changed["lo"] < changed["difference"] == -0.3 < changed["hi"] < 0  # excludes 0
+    assert changed["p_change"] < 0.05 and found["size"] == "changes"
+    assert same["lo"] == same["difference"] == same["hi"] == 0.0  # a constant sample
+    from strategies.exploitability import STRENGTH_FILE
+
+    for r in json.loads(STRENGTH_FILE.read_text())["robustness"]:  # the shipped file's too
+        assert all({"difference", "lo", "hi"} <= set(v) for v in r["versus_strongest"])
+
+
 def test_the_shipped_curves_robustness_text_quotes_its_effects_by_rung():
     from strategies.exploitability import STRENGTH_FILE
 
@@ -414,3 +431,16 @@ def test_the_recorded_command_names_its_folder_relative_to_where_it_ran(tmp_path
     monkeypatch.chdir(tmp_path)
     man = {"sessions": [{"command": ["vsim", "strength", "--out", str(tmp_path / "runs" / "s")]}]}
     assert analysis._command(man) == "vsim strength --out runs/s"
+
+
+def test_the_recorded_command_keeps_a_path_with_a_space_one_word(tmp_path, monkeypatch):
+    # a manifest records the command's words: a word with a space stays one (quoted), and a
+    # path outside the working folder stays as given
+    monkeypatch.chdir(tmp_path)
+    variant = tmp_path / "my variants" / "v.toml"
+    argv = ["vsim", "strength", "--variant", str(variant), "--out", "/elsewhere/run"]
+    man = {"sessions": [{"command": argv}]}
+    assert (
+        analysis._command(man)
+        == "vsim strength --variant 'my variants/v.toml' --out /elsewhere/run"
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
 
 WIDTH = 88  # the longest line of a wrapped command
@@ -31,8 +32,14 @@ def rerunnable(command: str, base: Path | None = None) -> str:
         words = shlex.split(command)
     except ValueError:  # an unbalanced quote: leave it as written
         return command
+    return rerunnable_words(words, base)
+
+
+def rerunnable_words(words: Sequence[str], base: Path | None = None) -> str:
+    """``rerunnable`` of a command recorded as its words (a manifest's ``command``): each
+    word one word of the line, a path with a space in it too."""
     out = []
-    for word in words:
+    for word in map(str, words):
         key, eq, value = word.partition("=")
         if eq and key.startswith("--"):
             out.append(f"{key}={shown_path(value, base)}")

@@ -529,7 +529,7 @@ def ladder(gains: Sequence[Any], confidence: float = 0.95) -> Figure:
         )
         ax.set_ylim(len(mine) - 0.5, -0.5)
         ax.set_title(FACTION_NAMES[f])
-        ax.set_xlabel("gain in win rate (points)")
+        ax.set_xlabel("gain in win rate (percentage points)")
         ax.grid(axis="x", alpha=0.3)
     fig.suptitle(f"Deviation gain against the field, {level} paired intervals")
     return fig

@@ -146,16 +146,21 @@ def _games_to_decide(
     return max(1, math.ceil(needed) - n)
 
 
-def _contrast(per_game: np.ndarray, alpha: float, margin: float) -> tuple[float, float, float]:
-    """(mean, p of equivalence within +-margin, p of a change) of per-game differences, by
-    statsmodels' one-sample t-tests (a constant sample decides by its value)."""
+def _contrast(
+    per_game: np.ndarray, alpha: float, margin: float
+) -> tuple[float, float, float, float, float]:
+    """(mean, its (1 - alpha) interval's low and high ends, p of equivalence within
+    +-margin, p of a change) of per-game differences, by statsmodels' one-sample t-tests
+    and t interval (the interval excludes 0 when the p of a change is below alpha; a
+    constant sample decides by its value, its interval that value)."""
     mean = float(per_game.mean())
     if per_game.size < 2 or float(per_game.std()) == 0.0:
-        return mean, float(abs(mean) >= margin), float(mean == 0.0)
+        return mean, mean, mean, float(abs(mean) >= margin), float(mean == 0.0)
     from statsmodels.stats.weightstats import DescrStatsW
 
     d = DescrStatsW(per_game)
-    return mean, float(d.ttost_mean(-margin, margin)[0]), float(d.ttest_mean(0.0)[1])
+    lo, hi = (float(x) for x in d.tconfint_mean(alpha))
+    return mean, lo, hi, float(d.ttost_mean(-margin, margin)[0]), float(d.ttest_mean(0.0)[1])
 
 
 def robustness(
@@ -176,7 +181,8 @@ def robustness(
     ``alpha``), ``changes`` when one differs from 0 at ``alpha``, else ``undetermined``.
     Returned with ``effects_by_rung`` (each rung's effect on its own games, the ones the
     text quotes) and ``versus_strongest`` (each contrast: the rung, the strongest, the games
-    both played, the mean difference of effects on them, and its two tests' p-values).
+    both played, the mean difference of effects on them with its (1 - alpha) interval, and
+    its two tests' p-values).
     """
     names = list(rungs) if rungs is not None else [f"r{i}" for i in range(len(effects))]
     top = _sign(effects[-1]["diff"])
@@ -186,9 +192,9 @@ def robustness(
     same = top != 0 and all(_sign(e["diff"]) == top for e in effects)
     sign = "flips" if flips else "holds" if same else "unclear"
     tests = [_contrast(c, alpha, margin) for c in contrasts]
-    if all(p_eq < alpha for _, p_eq, _ in tests):
+    if all(t[3] < alpha for t in tests):
         size = "holds"
-    elif any(p_ch < alpha for _, _, p_ch in tests):
+    elif any(t[4] < alpha for t in tests):
         size = "changes"
     else:
         size = "undetermined"
@@ -202,8 +208,8 @@ def robustness(
         ],
         "versus_strongest": [
             {"rung": r, "strongest": names[-1], "games": int(c.size), "difference": m,
-             "p_equivalent": p_eq, "p_change": p_ch}
-            for r, c, (m, p_eq, p_ch) in zip(names[:-1], contrasts, tests, strict=True)
+             "lo": lo, "hi": hi, "p_equivalent": p_eq, "p_change": p_ch}
+            for r, c, (m, lo, hi, p_eq, p_ch) in zip(names[:-1], contrasts, tests, strict=True)
         ],
     }  # fmt: skip
 
@@ -450,11 +456,14 @@ def _command(man: dict[str, Any]) -> str | None:
     """The ``vsim strength`` command of the study as it stands (its latest session's: a
     rerun with more games per rung extends the study), rerunnable from the working folder
     (an absolute path inside it made relative: the file is shipped)."""
-    from simulate.analysis.commands import rerunnable
+    from simulate.analysis.commands import rerunnable, rerunnable_words
 
     commands = [s.get("command") for s in man.get("sessions") or [] if s.get("command")]
     mine = [c for c in commands if "strength" in c[:2]] or commands
-    return rerunnable(" ".join(str(c) for c in mine[-1])) if mine else None
+    if not mine:
+        return None
+    last = mine[-1]
+    return rerunnable(last) if isinstance(last, str) else rerunnable_words(last)
 
 
 def _versions(man: dict[str, Any]) -> dict[str, str]:

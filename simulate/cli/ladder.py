@@ -139,8 +139,10 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
     _echo_where(cards.made)
     _echo_moves(cards.played)
     if json_out is not None:
-        payload = {
-            "ladders": [str(p) for p in ladders],
+        from simulate.analysis.commands import shown_path
+
+        payload = {  # the ladders as a reader reruns them: inside the working folder, from it
+            "ladders": [shown_path(str(p)) for p in ladders],
             "records": [g.to_json() for g in found],
             "exploitability": finite(analysis.exploitability(found)),
             **cards.to_json(),

@@ -112,7 +112,8 @@ def check_strategies(strategies: dict[str, str]) -> None:
         try:
             registry.make(spec)
         except Exception as exc:  # UnknownStrategy, ValueError, or the class's own error
-            raise RunError(f"strategy for {faction}: {_one_line(exc)}") from None
+            # room for a refused parameter's list of what the strategy takes (issue 64)
+            raise RunError(f"strategy for {faction}: {_one_line(exc, 600)}") from None
 
 
 def load_variants(
