@@ -33,6 +33,12 @@ def mean_ci(m: tuple[float, float, float], digits: int = 2) -> str:
     return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
+def more_of(more: int, what: str) -> str:
+    """Games still needed, in words: "a few more paired games" under 10 (never "about 1
+    more"), else "about 1,234 more paired games"."""
+    return f"a few more {what}" if more < 10 else f"about {more:,} more {what}"
+
+
 NBSP = "\u00a0"  # a number and its unit on one line: "-90.0 pp" never wraps in a table
 
 

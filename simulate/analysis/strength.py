@@ -120,7 +120,9 @@ def convergence(
 def more_games_text(more: int) -> str:
     """Paired games still needed, in words: "a few more paired games" under 10 (never
     "about 1 more paired games")."""
-    return "a few more paired games" if more < 10 else f"about {more:,} more paired games"
+    from simulate.analysis.formatting import more_of
+
+    return more_of(more, "paired games")
 
 
 def _games_to_decide(

@@ -58,7 +58,9 @@ def _more(n: int, need: float) -> int:
 
 
 def _about(more: int, what: str) -> str:
-    return f"a few more {what}" if more < 10 else f"about {more:,} more {what}"
+    from simulate.analysis.formatting import more_of
+
+    return more_of(more, what)
 
 
 def signed(x: float) -> str:
