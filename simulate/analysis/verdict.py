@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from simulate.analysis import stats
+from simulate.analysis.formatting import more_of, pct, pct_ci
 from simulate.analysis.run import Run
 from simulate.result import FACTIONS
 
@@ -58,8 +59,6 @@ def _more(n: int, need: float) -> int:
 
 
 def _about(more: int, what: str) -> str:
-    from simulate.analysis.formatting import more_of
-
     return more_of(more, what)
 
 
@@ -203,8 +202,6 @@ def bots_text(run: Run, variant: str) -> str:
 def balance_sentence(entry: dict[str, Any], bots: str) -> str:
     """The one sentence a designer reads first about a variant: the answer, then the rates
     and intervals of the win rate table (shares of finished games)."""
-    from simulate.analysis.formatting import pct, pct_ci
-
     verdict = entry["verdict"]
     if verdict == "balanced":
         answer = f"balanced within ±{_points(entry['margin'])} percentage points"
