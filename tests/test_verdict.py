@@ -278,6 +278,13 @@ def test_more_than_one_percent_of_failed_games_gives_best_and_worst_case_bounds(
     assert verdict.failures(_run(["DS", "BK", "VE"] * 100, errors=1)) is None
 
 
+def data_rows(out: Path) -> list[dict]:
+    """(variant, faction) of every Faction's row of a run's verdict."""
+    data = json.loads((out / "verdict.json").read_text())
+    return [{"variant": v["variant"], "faction": f["faction"]} for v in data["variants"]
+            for f in v["factions"]]  # fmt: skip
+
+
 def _visible(html: str) -> str:
     body = html[html.index("<body>") :]
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
@@ -301,6 +308,14 @@ def test_the_report_opens_with_the_answer_and_writes_the_verdict_as_json(tmp_pat
     assert bullets[2].startswith("- **timurs-shadow against base**: ")
     head = md[: md.index("## Provenance")]
     assert "## Verdict in detail" in head and "Stuart-Maxwell" in head
+    # the headline's rates and intervals are the win rate table's (one denominator)
+    table = md[md.index("## Win rates") :]
+    for v in data_rows(out):
+        row = f"| {v['variant']} | {v['faction']} | "
+        line = next(x for x in table.splitlines() if x.startswith(row))
+        rate, goodman = line.split(" | ")[4], line.split(" | ")[6].rstrip(" |")
+        answer = next(x for x in bullets if x.startswith(f"- **{v['variant']}**: "))
+        assert f"{rate} ({goodman})" in answer, (answer, line)
     data = json.loads((out / "verdict.json").read_text())
     assert [v["variant"] for v in data["variants"]] == ["base", "timurs-shadow"]
     assert [f["faction"] for f in data["comparisons"][0]["factions"]] == list(OUTCOMES)
