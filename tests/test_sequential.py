@@ -60,7 +60,7 @@ def _small_looks(effect: float, rho: float, reps: int, seed: int) -> list[seq.Lo
 def test_at_looks_of_20_games_a_change_of_delta_in_3_percent_of_the_games_is_never_no_change():
     # few discordant games in a small look once looked like a tiny variance (issue 40): the
     # variance floor at delta (1 - delta) keeps a true change of delta out of "no change"
-    looks = _small_looks(RULE.delta, 0.0, 200, 40)
+    looks = _small_looks(RULE.delta, 0.0, 100, 40)
     ds = [{t.faction: t.decision for t in lk.factions}["DS"] for lk in looks]
     assert ds.count(seq.NO_CHANGE) / len(ds) <= _false_change_bound(len(ds))
 
