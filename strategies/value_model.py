@@ -37,6 +37,7 @@ from simulate.rules.pieces import (
     VE,
 )
 from simulate.rules.state import TUGHLAQ
+from simulate.rules.summation import ordered_sum
 
 VALUE_FILE = Path(__file__).resolve().parent / "lineups" / "values" / "value.toml"
 
@@ -188,11 +189,11 @@ class ValueModel:
         """Predicted final Victory Points and chances to win, by Faction (DS, BK, VE)."""
         x = self.features(rules)(st)
         z = [(v - m) / s for v, m, s in zip(x, self.mean, self.scale, strict=True)]
-        vps = [w[-1] + sum(a * b for a, b in zip(w, z, strict=False)) for w in self.vp]
-        logits = [w[-1] + sum(a * b for a, b in zip(w, z, strict=False)) for w in self.win]
+        vps = [w[-1] + ordered_sum(a * b for a, b in zip(w, z, strict=False)) for w in self.vp]
+        logits = [w[-1] + ordered_sum(a * b for a, b in zip(w, z, strict=False)) for w in self.win]
         top = max(logits)
         e = [math.exp(v - top) for v in logits]
-        total = sum(e)
+        total = ordered_sum(e)
         return vps, [v / total for v in e]
 
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from simulate.rules.pieces import INDEX
 from simulate.rules.state import GameState
+from simulate.rules.summation import ordered_sum
 
 EVALUATORS = ("ours", "random")
 SEARCHES = ("turn", "action")
@@ -191,7 +192,7 @@ class CardEndEvaluator:
         margins = [self.evaluation.margin(st, f) for f in (0, 1, 2)]
         top = max(margins)
         weights = [math.exp((m - top) / self.temperature) for m in margins]
-        total = sum(weights)
+        total = ordered_sum(weights)
         return np.array([w / total for w in weights])
 
     def prior(self, state: Any) -> list[tuple[int, float]]:

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from simulate.rules.events import SIDES  # an Event's two texts (2.3.4)
 from simulate.rules.sequence import NO_COMMAND
+from simulate.rules.summation import ordered_sum
 
 from .searcher import ACTIONS
 
@@ -45,7 +46,7 @@ class Prior(NamedTuple):
 
     def bias(self, table: tuple[dict, dict], features: tuple, late: float) -> float:
         plain, crossed = table
-        return sum(plain.get(f, 0.0) + late * crossed.get(f, 0.0) for f in features)
+        return ordered_sum(plain.get(f, 0.0) + late * crossed.get(f, 0.0) for f in features)
 
 
 def features(action: str, plan: dict, own: bool) -> tuple:

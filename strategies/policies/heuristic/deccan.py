@@ -41,6 +41,7 @@ from simulate.rules.pieces import (
     TEMPLE,
     TROOP,
 )
+from simulate.rules.summation import ordered_sum
 
 from .counters import counts
 from .evaluation import delhi_projection
@@ -68,8 +69,8 @@ def _battle(dice: int, defend: int, cap: int, u: int, units: int, pieces: int):
     fewer (lose), for the Influence shift."""
     hits_d = _binom(dice, hit_chance(u))
     loss_d = _binom(defend, hit_chance(units)) if units else (1.0,)
-    e_hits = sum([min(k, pieces, cap) * q for k, q in enumerate(hits_d)])
-    e_loss = sum([min(k, u) * q for k, q in enumerate(loss_d)])
+    e_hits = ordered_sum([min(k, pieces, cap) * q for k, q in enumerate(hits_d)])
+    e_loss = ordered_sum([min(k, u) * q for k, q in enumerate(loss_d)])
     win = lose = 0.0
     for k, qk in enumerate(hits_d):
         dl = min(k, pieces, cap)

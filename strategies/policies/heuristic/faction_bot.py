@@ -21,6 +21,7 @@ from simulate.rules.pieces import (
     UNITS_OF,
     VE,
 )
+from simulate.rules.summation import ordered_sum
 
 from .counters import counts
 from .turn import TurnPlanner
@@ -197,7 +198,7 @@ class FactionBot(TurnPlanner):
             if moving:
                 v = sum([n for _c, n in o])
             else:
-                v = -sum([n * self.piece_worth(c) for c, n in o])
+                v = -ordered_sum([n * self.piece_worth(c) for c, n in o])
             if v > best_v:
                 best, best_v = o, v
         return best

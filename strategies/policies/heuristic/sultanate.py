@@ -41,6 +41,7 @@ from simulate.rules.pieces import (
     TROOP,
     VE,
 )
+from simulate.rules.summation import ordered_sum
 
 from .evaluation import delhi_projection
 from .faction_bot import FactionBot, hit_chance
@@ -355,7 +356,7 @@ class SultanateBot(FactionBot):
             targets = self._do_targets(obs)
             if not targets:
                 return None
-            return sum([self._do_value(obs, s) for s in targets])
+            return ordered_sum([self._do_value(obs, s) for s in targets])
         if name == "campaign":
             v, plan = self.campaign_plan(obs, None)
             return v if plan else None
@@ -409,7 +410,9 @@ class SultanateBot(FactionBot):
         if not loss_tab:
             return 0.0, None
         if len(loss_tab) > 3:  # the three origins that spare the most Units cheaply
-            ranked = sorted([(-len(losses), sum(losses), o) for o, losses in loss_tab.items()])
+            ranked = sorted(
+                [(-len(losses), ordered_sum(losses), o) for o, losses in loss_tab.items()]
+            )
             loss_tab = {o: loss_tab[o] for o in sorted([o for _n, _sum, o in ranked[:3]])}
         gain_tab: dict[int, list[float]] = {}
         best_v, best = 0.05, None
