@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = """
 import time
 from simulate import native, play_game
-from simulate.rules.ruleset import load_rules
+from simulate.vijayanagara.rules.ruleset import load_rules
 load_rules()
 play_game(0, {strategy!r})
 cpu = time.process_time()

@@ -25,9 +25,9 @@ from simulate import native, play_game
 from simulate.ai import pettingzoo_env
 from simulate.ai.encoding import K
 from simulate.ai.stepper import CARD, DECIDE, Stepper
-from simulate.game import make_strategies
-from simulate.rules.ruleset import load_rules
 from simulate.seeds import streams
+from simulate.vijayanagara.game import make_strategies
+from simulate.vijayanagara.rules.ruleset import load_rules
 
 AGENTS = ("DS", "BK", "VE")
 

@@ -12,7 +12,7 @@ import statistics
 import time
 
 from simulate import native, play_game
-from simulate.rules.ruleset import load_rules
+from simulate.vijayanagara.rules.ruleset import load_rules
 
 
 def one_run(games: int, first_seed: int, strategy: str) -> tuple[float, float]:

@@ -3,7 +3,7 @@
     python benchmarks/bench_ladder.py                  # 150 games per lineup, 5 repeats
 
 The ladder's challenger is the field's own bot under another spec (the default lineup's
-file, ``strategies/lineups/heuristic.toml``, against ``heuristic``), so its 4 x N games cost
+file, ``strategies/vijayanagara/lineups/heuristic.toml``, against ``heuristic``), so its 4 x N games cost
 exactly what 4 x N default games cost in ``runs.run``; the two are timed alternately (the
 machine is shared), and the ratio of their games/s is reported as a median (target: the
 ladder within 5% of the run). Not a test: nothing here is asserted.

@@ -1,4 +1,4 @@
-"""Cost of a playout leaf: the learned value model (``strategies/value_model.py``) against the
+"""Cost of a playout leaf: the learned value model (``strategies/vijayanagara/value_model.py``) against the
 hand-set evaluation's margin, on the positions of a few default games; median of several
 runs of microseconds per leaf (CPU time), and their ratio.
 
@@ -44,10 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=5, help="runs; the median is shown")
     args = ap.parse_args(argv)
 
-    from simulate.rules.ruleset import load_rules
-    from strategies.policies.heuristic.evaluation import Evaluator
-    from strategies.policies.heuristic.weights import default_weights
-    from strategies.value_model import load_value
+    from simulate.vijayanagara.rules.ruleset import load_rules
+    from strategies.vijayanagara.heuristic.evaluation import Evaluator
+    from strategies.vijayanagara.heuristic.weights import default_weights
+    from strategies.vijayanagara.value_model import load_value
 
     rules = load_rules()
     states = positions(args.games)

@@ -64,7 +64,7 @@ def warmup_script(strategy: str) -> str:
     each profile then follows with the games it measures."""
     return (
         "from simulate import play_game\n"
-        "from simulate.rules.ruleset import load_rules\n"
+        "from simulate.vijayanagara.rules.ruleset import load_rules\n"
         "load_rules()\n"
         f"play_game(0, {strategy!r})\n"
     )

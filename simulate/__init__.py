@@ -9,9 +9,9 @@ from . import native
 
 native.install()  # before the game's modules load: their compiled copies only if current
 
-from .game import play_game
-from .result import ActionRecord, GameResult, TurnRecord
-from .rules.ruleset import Rules, load_rules
+from .vijayanagara.game import play_game
+from .vijayanagara.result import ActionRecord, GameResult, TurnRecord
+from .vijayanagara.rules.ruleset import Rules, load_rules
 
 __all__ = ["ActionRecord", "GameResult", "Rules", "TurnRecord", "load_rules", "play_game"]
 __version__ = "0.1.0"

@@ -2,7 +2,7 @@
 
 ``--set combat.fort_penalty=2`` changes one key of a variant without writing a TOML file;
 ``--sweep combat.fort_penalty=0,1,2,3`` makes one variant per value, all played on the same
-seeds. KEY is a dotted path in the variant format (``simulate/data/variants/base.toml``) and
+seeds. KEY is a dotted path in the variant format (``simulate/vijayanagara/data/variants/base.toml``) and
 VALUE is read as TOML (``2``, ``true``, ``[1, 2]``, ``"text"``). The result is checked like
 any variant file when the study is created (unknown key, value out of range: one line).
 
@@ -20,8 +20,8 @@ import tomllib
 from collections.abc import Sequence
 from typing import Any
 
-from simulate.rules.datafiles import DataError
 from simulate.variants import Variant
+from simulate.vijayanagara.rules.datafiles import DataError
 
 
 def parse_setting(text: str) -> tuple[str, Any]:

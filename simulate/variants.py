@@ -1,15 +1,15 @@
 """Rule variants: small TOML files that overlay the base data files before they are compiled.
 
 A designer asks "what if the Forts cost two dice?" by writing a variant file rather than by
-editing ``simulate/data/*.yaml``. The flow is::
+editing ``simulate/vijayanagara/data/*.yaml``. The flow is::
 
-    raw = load_raw()                                   # simulate.rules.datafiles
+    raw = load_raw()                                   # simulate.vijayanagara.rules.datafiles
     variant = load_variant("fort-penalty-2")           # or a path, or None for the base
     raw = apply_variant(raw, variant)                  # a new dict; the input is untouched
     rules = compile(raw)                               # validated and built by the compiler
 
 Files are read with ``tomllib`` and checked against the schema below; nothing in them is
-ever executed. Every problem is a one-line :class:`~simulate.rules.datafiles.DataError`
+ever executed. Every problem is a one-line :class:`~simulate.vijayanagara.rules.datafiles.DataError`
 naming the file and the dotted path of the bad key or value, e.g.
 ``my.toml: combat.attack_dice: must be 1..6`` or ``my.toml: map.prosperity.Atlantis: unknown
 space``. Keys are checked for their type and range when the file is loaded; names that depend
@@ -20,7 +20,7 @@ deck size) belong to the compiler.
 Variant file format: every section and key is optional except ``name`` and ``description``;
 values are absolute, not deltas; a ``{...}`` table is merged into the base key by key. The
 annotated reference of every key, its range and the rule it changes is
-``simulate/data/variants/base.toml`` (the implicit base, no overlay); ``SCHEMA`` below checks
+``simulate/vijayanagara/data/variants/base.toml`` (the implicit base, no overlay); ``SCHEMA`` below checks
 it. Sections map onto the raw data: ``[rules]`` -> ``raw["rules"]["flags"]``, ``[setup]`` ->
 ``raw["setup"]``, ``[map]`` -> ``raw["map"]``, ``[deck]`` -> ``raw["setup"]["deck"]`` (an
 ``events_file`` must lie inside the variant's folder), ``[combat]``, ``[sequence]``,
@@ -30,7 +30,7 @@ name.
 Variant-made map edits are marked ``confidence: variant`` (edited Prosperity and added
 adjacencies) so that reports can say where a number came from.
 
-The built-in variants live in ``simulate/data/variants/``; ``base.toml`` there is the
+The built-in variants live in ``simulate/vijayanagara/data/variants/``; ``base.toml`` there is the
 annotated reference of the format and is equal to the implicit base (no overlay).
 """
 
@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simulate.rules.datafiles import DATA_DIR, DataError
+from simulate.vijayanagara.rules.datafiles import DATA_DIR, DataError
 
 __all__ = [
     "BASE_DESCRIPTION",
@@ -501,7 +501,7 @@ def load_variant(ref: str | Path | None) -> Variant:
     """A variant by reference: None or "base", a built-in name, or a path to a TOML file.
 
     A reference that is a ``Path``, ends in ``.toml`` or contains a path separator is a file;
-    anything else is the name of a built-in in ``simulate/data/variants/``. Every reference
+    anything else is the name of a built-in in ``simulate/vijayanagara/data/variants/``. Every reference
     to the built-in base (including its file) gives the same implicit base.
 
     >>> load_variant(None).name

@@ -10,7 +10,7 @@
   ``mcts_expand`` and ``mcts_screen`` (mcts's own parameters), the fitted prior of the
   file ``mcts_prior`` (none when empty; ``strategies/search/prior.py``) and the value model
   of the file ``mcts_value`` scoring its playouts' leaves (none when empty: the evaluation;
-  ``strategies/value_model.py``).
+  ``strategies/vijayanagara/value_model.py``).
 
 A lineup file gives them per seat (``[seat.DS.search]``); a spec overrides any of them for
 every seat as ``play.NAME=value`` (``heuristic:play.mcts_cards=0``), the names of the
@@ -27,7 +27,7 @@ from .params import checked_count, checked_flag
 from .search.greedy import GreedySearch
 from .search.mcts import MCTSSearch
 from .search.prior import Prior, load_prior
-from .value_model import ValueModel, load_value
+from .vijayanagara.value_model import ValueModel, load_value
 
 DEFAULTS: dict[str, Any] = {
     "lookahead": "none",

@@ -1,10 +1,10 @@
-"""Lineups as data: a tier is a TOML file, ``strategies/lineups/NAME.toml`` (its registry name
+"""Lineups as data: a tier is a TOML file, ``strategies/vijayanagara/lineups/NAME.toml`` (its registry name
 is the file's), that composes a policy, the weight layers it plays, and which turns search in
 each seat (``composition.py``). A new tier is a file, not code::
 
     description = "what it is, in a line (vsim strategies shows it)"
     version = "v21"                 # recorded in every run's manifest
-    policy = "heuristic"            # strategies/policies/heuristic
+    policy = "heuristic"            # strategies/vijayanagara/heuristic
     layers = ["tuned.toml", "choice.toml"]   # the policy's files over its weights.toml
 
     [seat.DS]
@@ -37,7 +37,7 @@ from typing import Any
 from .composition import DEFAULTS, Composition, SeatSearch, prior_path, search_key, seat_search
 from .params import no_such_parameter, unknown_bare_weight
 
-LINEUPS = Path(__file__).with_name("lineups")
+LINEUPS = Path(__file__).parent / "vijayanagara" / "lineups"
 DEFAULT = "heuristic"  # the lineup a first-time user gets for every Faction
 SEATS = ("DS", "BK", "VE")
 KEYS = ("description", "version", "policy", "layers", "seat")
@@ -46,7 +46,7 @@ FILES = ("mcts_prior", "mcts_value")  # search settings naming a file
 
 
 def _heuristic() -> Any:
-    from .policies.heuristic import HeuristicStrategy
+    from .vijayanagara.heuristic import HeuristicStrategy
 
     return HeuristicStrategy
 
@@ -210,7 +210,7 @@ def _stamp(path: str | None) -> tuple | None:
 
 
 def names() -> list[str]:
-    """The shipped lineups' names (their files in ``strategies/lineups/``), sorted."""
+    """The shipped lineups' names (their files in ``strategies/vijayanagara/lineups/``), sorted."""
     return sorted(p.stem for p in LINEUPS.glob("*.toml"))
 
 
@@ -312,7 +312,7 @@ def _layers(value: Any, where: str, policy_folder: Path, folder: Path) -> tuple[
 
 
 def shipped(name: str) -> Lineup:
-    """The shipped lineup ``name`` (``strategies/lineups/NAME.toml``)."""
+    """The shipped lineup ``name`` (``strategies/vijayanagara/lineups/NAME.toml``)."""
     return load(LINEUPS / f"{name}.toml")
 
 

@@ -1,4 +1,4 @@
-"""Strategies by name: the lineups (``strategies/lineups/NAME.toml``, or the path of any
+"""Strategies by name: the lineups (``strategies/vijayanagara/lineups/NAME.toml``, or the path of any
 lineup file), built-in bots, entry points (group ``vijayanagara_sim.strategies``), and
 ``package.module:Class`` references. Specs may carry parameters: ``name:key=value,...``.
 """
@@ -36,7 +36,7 @@ def _entry_points() -> tuple[tuple[str, str], ...]:
 def known() -> dict[str, str]:
     """Every registered strategy name and what it is (a lineup file, or ``module:Class``),
     sorted by name."""
-    found = {name: f"strategies/lineups/{name}.toml" for name in lineup.names()}
+    found = {name: f"strategies/vijayanagara/lineups/{name}.toml" for name in lineup.names()}
     for name, target in BUILTINS.items():
         found.setdefault(name, target)
     for name, value in _entry_points():

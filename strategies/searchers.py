@@ -14,7 +14,7 @@ from .params import no_such_parameter, own_parameters, unknown_bare_weight
 from .policies.random import RandomStrategy
 from .search.greedy import GreedySearch
 from .search.mcts import MCTSSearch
-from .value_model import ValueModel, load_value
+from .vijayanagara.value_model import ValueModel, load_value
 
 ROLLOUTS = ("heuristic", "random")  # who plays mcts's playouts (its ``policy``)
 

@@ -7,11 +7,11 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from simulate.rules import pieces as P
-from simulate.rules.context import Context
-from simulate.rules.observation import Observation
-from simulate.rules.ruleset import load_rules
-from simulate.rules.setup import new_state
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.context import Context
+from simulate.vijayanagara.rules.observation import Observation
+from simulate.vijayanagara.rules.ruleset import load_rules
+from simulate.vijayanagara.rules.setup import new_state
 
 
 def pytest_addoption(parser):
@@ -91,7 +91,7 @@ def make_ctx(rules, state=None, dice=(), **agents) -> Context:
 def put(ctx: Context, space: str, **counts: int) -> None:
     """Put pieces from Available into a space by counter name (troop=2, amir_rebelling=1 ...),
     then settle Control (1.7)."""
-    from simulate.rules.control import settle
+    from simulate.vijayanagara.rules.control import settle
 
     st = ctx.state
     s = ctx.rules.board.id(space)

@@ -10,7 +10,7 @@ pytest.importorskip("pyspiel")
 pytest.importorskip("greenlet")
 
 from simulate.ai.challenger import OpenSpielMCTSStrategy  # noqa: E402
-from simulate.game import play_game  # noqa: E402
+from simulate.vijayanagara.game import play_game  # noqa: E402
 
 
 @pytest.mark.parametrize(

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from simulate.ai.encoding import KINDS, Encoder, K, TooManyOptions, UnknownDecision, words
-from simulate.rules.decisions import Decision
-from simulate.rules.pieces import COUNTER_TYPE, PT_GOVERNOR, PT_TROOP
-from simulate.rules.ruleset import load_rules
-from simulate.rules.setup import new_state
 from simulate.seeds import streams
+from simulate.vijayanagara.rules.decisions import Decision
+from simulate.vijayanagara.rules.pieces import COUNTER_TYPE, PT_GOVERNOR, PT_TROOP
+from simulate.vijayanagara.rules.ruleset import load_rules
+from simulate.vijayanagara.rules.setup import new_state
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("greenlet")
 
-from simulate.game import play_game  # noqa: E402
+from simulate.vijayanagara.game import play_game  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -11,11 +11,11 @@ pytest.importorskip("greenlet")
 
 import simulate.ai.openspiel_game  # noqa: E402, F401 (registers the game)
 from simulate.ai.encoding import Encoder, K  # noqa: E402
-from simulate.game import play_game  # noqa: E402
-from simulate.rules.dice import BattleDice  # noqa: E402
-from simulate.rules.ruleset import load_rules  # noqa: E402
-from simulate.rules.setup import new_state  # noqa: E402
 from simulate.seeds import streams  # noqa: E402
+from simulate.vijayanagara.game import play_game  # noqa: E402
+from simulate.vijayanagara.rules.dice import BattleDice  # noqa: E402
+from simulate.vijayanagara.rules.ruleset import load_rules  # noqa: E402
+from simulate.vijayanagara.rules.setup import new_state  # noqa: E402
 
 AGREEMENT_GAMES = 200
 

@@ -26,7 +26,7 @@ def _run(code: str) -> str:
 
 def test_the_core_package_never_imports_the_ai_libraries():
     code = (
-        "import sys, simulate; from simulate.game import play_game; play_game(1); "
+        "import sys, simulate; from simulate.vijayanagara.game import play_game; play_game(1); "
         "from strategies import registry; registry.describe('openspiel-mcts'); "
         f"print(sorted(m for m in {AI_LIBRARIES!r} if m in sys.modules))"
     )

@@ -12,8 +12,8 @@ import pytest
 import yaml
 from cli_support import ROOT, invoke, listing
 
-from simulate.rules.datafiles import DATA_DIR
 from simulate.study import dataset
+from simulate.vijayanagara.rules.datafiles import DATA_DIR
 
 vsim = invoke
 _listing = listing

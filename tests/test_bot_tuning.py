@@ -91,7 +91,7 @@ def test_resume_gives_the_same_result_as_an_uninterrupted_tune(tmp_path, probe):
 def test_a_tuned_weights_file_plays_each_seat_with_its_own_values(tmp_path):
     import random
 
-    from simulate.rules.ruleset import load_rules
+    from simulate.vijayanagara.rules.ruleset import load_rules
     from strategies import registry
 
     run = bt.tune_bots(_tuning(tmp_path), tmp_path / "t", jobs=1)
@@ -199,7 +199,7 @@ def test_a_seat_with_the_greedy_lookahead_plays_as_greedy_over_its_plans():
 def test_the_default_sultanate_bot_looks_ahead_and_the_fast_tier_does_not():
     import random
 
-    from simulate.rules.ruleset import load_rules
+    from simulate.vijayanagara.rules.ruleset import load_rules
     from strategies import registry
 
     rules = load_rules()
@@ -272,7 +272,7 @@ def test_over_a_lineup_each_searched_value_starts_where_its_seat_plays_it(tmp_pa
         '[VE]\n"play.choice.scale" = [0.0, 1.0]\n'
     )
     space = bt.Space.load(tmp_path / "space.toml")
-    folder = Path(__file__).parents[1] / "strategies" / "policies" / "heuristic"
+    folder = Path(__file__).parents[1] / "strategies" / "vijayanagara" / "heuristic"
 
     def seat(name, faction):
         return tomllib.loads((folder / name).read_text())["seat"][faction]

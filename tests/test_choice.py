@@ -12,21 +12,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulate import play_game
-from simulate.rules.ruleset import load_rules
-from simulate.rules.state import KHALJI, TUGHLAQ
 from simulate.study.bot_space import Space, base_value
-from strategies.fitting import choice_fit
+from simulate.vijayanagara.rules.ruleset import load_rules
+from simulate.vijayanagara.rules.state import KHALJI, TUGHLAQ
 from strategies.lineup import default_lineup
-from strategies.policies.heuristic import HeuristicStrategy
-from strategies.policies.heuristic.choice import (
+from strategies.registry import make
+from strategies.vijayanagara.fitting import choice_fit
+from strategies.vijayanagara.heuristic import HeuristicStrategy
+from strategies.vijayanagara.heuristic.choice import (
     CHOICE_CONTEXT,
     choice_context,
     compile_terms,
     feature_names,
     option_features,
 )
-from strategies.policies.heuristic.weights import set_dotted
-from strategies.registry import make
+from strategies.vijayanagara.heuristic.weights import set_dotted
 
 LAYERS = default_lineup().layers["VE"]  # the default's policy: its values and learned choice
 PLAIN = {"play.choice.fitted": False}

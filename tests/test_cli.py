@@ -322,7 +322,7 @@ def test_a_later_start_of_the_same_command_is_not_a_resume(capsys):
 
 
 def test_replay_reads_like_the_game_card_titles_space_names_and_headers(study_dir):
-    from simulate.rules.ruleset import load_rules
+    from simulate.vijayanagara.rules.ruleset import load_rules
 
     out, _ = study_dir
     rules = load_rules(None)

@@ -7,8 +7,8 @@ import copy
 import pytest
 import yaml
 
-from simulate.rules.datafiles import DATA_DIR, DataError, load_raw, read_yaml
-from simulate.rules.ruleset import compile_rules
+from simulate.vijayanagara.rules.datafiles import DATA_DIR, DataError, load_raw, read_yaml
+from simulate.vijayanagara.rules.ruleset import compile_rules
 
 
 @pytest.fixture(scope="module")

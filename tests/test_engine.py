@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from simulate import play_game
-from simulate.rules import invariants
-from simulate.rules.ruleset import TIMURID
+from simulate.vijayanagara.rules import invariants
+from simulate.vijayanagara.rules.ruleset import TIMURID
 
 FULL = "--full" in sys.argv
 

@@ -1,4 +1,4 @@
-"""The Event deck loader (simulate/rules/event_cards.py, event_deck.py) against EVENTS_SCHEMA.md.
+"""The Event deck loader (simulate/vijayanagara/rules/event_cards.py, event_deck.py) against EVENTS_SCHEMA.md.
 
 Each rejection test copies the shipped deck, breaks one field of one card and checks that
 the one-line DataError names the file, the card and the exact field path.
@@ -16,8 +16,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulate.rules.datafiles import DataError
-from simulate.rules.event_cards import (
+from simulate.vijayanagara.rules.datafiles import DataError
+from simulate.vijayanagara.rules.event_cards import (
     ChooseSelector,
     EventDeck,
     FreeCommandOp,
@@ -28,9 +28,9 @@ from simulate.rules.event_cards import (
     ReplaceOp,
     SpaceSelector,
 )
-from simulate.rules.event_deck import load_deck, validate_deck_dict
+from simulate.vijayanagara.rules.event_deck import load_deck, validate_deck_dict
 
-DATA = Path(__file__).resolve().parent.parent / "simulate" / "data"
+DATA = Path(__file__).resolve().parent.parent / "simulate" / "vijayanagara" / "data"
 EVENTS = DATA / "events.yaml"
 SOURCE = "events.yaml"
 

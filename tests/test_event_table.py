@@ -1,12 +1,12 @@
-"""The heuristic's Event table (2.3.4): built by ``strategies/fitting/event_table.py`` from
+"""The heuristic's Event table (2.3.4): built by ``strategies/vijayanagara/fitting/event_table.py`` from
 default games that simulate every Event choice, read by the policy for the deck it was built
 for and ignored for any other deck."""
 
 from __future__ import annotations
 
-from simulate.rules.ruleset import load_rules
-from strategies.fitting import event_table as build
-from strategies.policies.heuristic import event_table
+from simulate.vijayanagara.rules.ruleset import load_rules
+from strategies.vijayanagara.fitting import event_table as build
+from strategies.vijayanagara.heuristic import event_table
 
 
 def test_a_rebuilt_table_is_read_for_its_deck_and_not_for_another(tmp_path):

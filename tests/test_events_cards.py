@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 from conftest import Scripted, make_ctx, put, sid
 
-from simulate.rules import events, invariants
-from simulate.rules import pieces as P
-from simulate.rules.control import set_independent
-from simulate.rules.influence import shift
-from simulate.rules.placement import flip
+from simulate.vijayanagara.rules import events, invariants
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.control import set_independent
+from simulate.vijayanagara.rules.influence import shift
+from simulate.vijayanagara.rules.placement import flip
 
 NAMES = ("DS", "BK", "VE")
 

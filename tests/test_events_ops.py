@@ -15,16 +15,16 @@ import yaml
 from conftest import Scripted, empty_state, make_ctx, put, sid
 from pydantic import TypeAdapter
 
-from simulate.rules import event_ops, event_select, events, invariants, succession
-from simulate.rules import pieces as P
-from simulate.rules.control import set_independent
-from simulate.rules.datafiles import DataError
-from simulate.rules.event_cards import Filter, Op
-from simulate.rules.event_deck import validate_deck_dict
-from simulate.rules.state import TUGHLAQ
+from simulate.vijayanagara.rules import event_ops, event_select, events, invariants, succession
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.control import set_independent
+from simulate.vijayanagara.rules.datafiles import DataError
+from simulate.vijayanagara.rules.event_cards import Filter, Op
+from simulate.vijayanagara.rules.event_deck import validate_deck_dict
+from simulate.vijayanagara.rules.state import TUGHLAQ
 
 DS, BK, VE = P.DS, P.BK, P.VE
-EVENTS_YAML = Path(__file__).resolve().parent.parent / "simulate" / "data" / "events.yaml"
+EVENTS_YAML = Path(__file__).resolve().parent.parent / "simulate" / "vijayanagara" / "data" / "events.yaml"
 _OP = TypeAdapter(Op)
 
 
@@ -926,7 +926,7 @@ def test_op_possible_drives_which_side_is_offered(rules):
 
 def _double_resources(ctx, executor, params):
     """A test effect: the executor gains as many Resources as it has, up to params['cap']."""
-    from simulate.rules.tracks import add_resources
+    from simulate.vijayanagara.rules.tracks import add_resources
 
     add_resources(ctx, executor, min(ctx.state.resources[executor], params.get("cap", 24)))
 

@@ -11,9 +11,9 @@ from collections import Counter
 from conftest import Scripted, empty_state, make_ctx, put, sid
 
 from simulate import play_game
-from simulate.rules import commands, events, invariants, sequence
-from simulate.rules import pieces as P
-from simulate.rules.state import KHALJI
+from simulate.vijayanagara.rules import commands, events, invariants, sequence
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.state import KHALJI
 
 DS, BK, VE = P.DS, P.BK, P.VE
 

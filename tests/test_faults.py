@@ -150,7 +150,7 @@ def test_soak_plays_with_invariant_checks_and_reports_no_failure():
 
 
 def test_soak_reports_a_failure_with_a_repro(monkeypatch):
-    from simulate.rules import invariants
+    from simulate.vijayanagara.rules import invariants
 
     def broken(state, rules):
         raise invariants.InvariantError("planted violation")

@@ -3,7 +3,7 @@
 Python 3.12's ``sum()`` adds floats with compensated (Neumaier) summation, 3.11's left to
 right, and ``requires-python`` admits both: a bot that ranks its options by a float sum could
 play another game on 3.12 from the same seed. Every float sum in the code that plays games is
-``simulate.rules.summation.ordered_sum``, left to right as 3.11 adds. These tests check the
+``simulate.vijayanagara.rules.summation.ordered_sum``, left to right as 3.11 adds. These tests check the
 helper against 3.11's ``sum()``, and that the built-in ``sum`` left in that code is only ever
 given ints: each call is on a reviewed list (read from the source), and games played with a
 ``sum`` that reports any float it is given from that code report none.
@@ -23,14 +23,19 @@ from pathlib import Path
 
 import pytest
 
-from simulate.rules.summation import ordered_sum
+from simulate.vijayanagara.rules.summation import ordered_sum
 
 ROOT = Path(__file__).resolve().parent.parent
 CANCELLING = [1e16, 1.0, -1e16]  # 3.11's sum: 0.0 (1.0 is lost to 1e16); 3.12's: 1.0
 
 # the code that plays games: both packages but their analysis, CLI, study and fitting code
 PACKAGES = ("simulate", "strategies")
-NOT_PLAYING = ("simulate/analysis/", "simulate/cli/", "simulate/study/", "strategies/fitting/")
+NOT_PLAYING = (
+    "simulate/analysis/",
+    "simulate/cli/",
+    "simulate/study/",
+    "strategies/vijayanagara/fitting/",
+)
 
 # every built-in sum() left in that code, by module (its source text, whitespace collapsed),
 # each reviewed as a sum of ints (counts, Prosperity, Cavalry, slot sizes), exact on every
@@ -38,7 +43,7 @@ NOT_PLAYING = ("simulate/analysis/", "simulate/cli/", "simulate/study/", "strate
 INTEGER_SUMS = {
     "simulate/ai/chance.py": ["sum(n for n, _ in left)"],
     "simulate/ai/encoding.py": ["sum(self.slot_sizes)"],
-    "simulate/game.py": [
+    "simulate/vijayanagara/game.py": [
         "sum(p[QASBAH::NK])",
         "sum([1 for s in provinces if st.control[s] == f])",
         "sum([1 for s in provinces if st.tributary[s]])",
@@ -46,32 +51,32 @@ INTEGER_SUMS = {
         "sum([p[s * NK + TEMPLE] for s in provinces])",
     ],
     "simulate/native.py": ['sum(1 for v in states.values() if v == "compiled")'],
-    "simulate/rules/commands/attack.py": ["sum([p[b + c] for c in def_counters])"],
-    "simulate/rules/decrees/campaign.py": ["sum(_units(ctx, s))"],
-    "simulate/rules/decrees/tax.py": [
+    "simulate/vijayanagara/rules/commands/attack.py": ["sum([p[b + c] for c in def_counters])"],
+    "simulate/vijayanagara/rules/decrees/campaign.py": ["sum(_units(ctx, s))"],
+    "simulate/vijayanagara/rules/decrees/tax.py": [
         "sum([board.prosperity[s] for s in board.provinces if st.control[s] == f])",
         "sum([st.pieces[s * NK + STRUCTURE_OF[f]] for s in board.provinces])",
     ],
-    "simulate/rules/decrees/trade.py": [
+    "simulate/vijayanagara/rules/decrees/trade.py": [
         "sum([1 for s in ctx.rules.board.provinces if any(p[s * NK + c] for c in mine)])"
     ],
-    "simulate/rules/decrees/tribute.py": [
+    "simulate/vijayanagara/rules/decrees/tribute.py": [
         "sum([pr[s] for s in ctx.rules.board.provinces if st.tributary[s]])"
     ],
-    "simulate/rules/event_ops.py": [
+    "simulate/vijayanagara/rules/event_ops.py": [
         "sum(present)",
         "sum(present[i + 1 :])",
         "sum([n for _, n in present_pieces(ctx, s, movable)])",
         "sum([remove(ctx, s, c, n) for c, n in taken])",
         "sum([room(x) for x in left])",
     ],
-    "simulate/rules/event_select.py": ["sum([k for _, k in have])"],
-    "simulate/rules/invariants.py": [
+    "simulate/vijayanagara/rules/event_select.py": ["sum([k for _, k in have])"],
+    "simulate/vijayanagara/rules/invariants.py": [
         "sum(state.cavalry)",
         "sum(state.cavalry)",
         "sum(state.slots[f])",
     ],
-    "simulate/rules/ruleset.py": [
+    "simulate/vijayanagara/rules/ruleset.py": [
         "sum(1 << b for b in s)",
         "sum(1 for c in cards if c.kind == EVENT)",
         "sum(1 for c in cards if c.kind == MONGOL_CARD)",
@@ -81,27 +86,29 @@ INTEGER_SUMS = {
         "sum(prosperity)",
         'sum(s.get("mongol_invasions", 0) for s in stacks)',
     ],
-    "simulate/rules/setup.py": ["sum(rules.setup_cavalry)"],
-    "simulate/rules/succession.py": [
+    "simulate/vijayanagara/rules/setup.py": ["sum(rules.setup_cavalry)"],
+    "simulate/vijayanagara/rules/succession.py": [
         "sum([p[s * NK + STRUCTURE_OF[f]] for s in ctx.rules.board.provinces])",
         "sum([pr[s] for s in ctx.rules.board.provinces if st.control[s] == f])",
     ],
-    "strategies/policies/heuristic/bahmani.py": [
+    "strategies/vijayanagara/heuristic/bahmani.py": [
         "sum([1 for s in self.provinces if counts(p, s)[BK]])"
     ],
-    "strategies/policies/heuristic/deccan.py": ["sum([p[s * NK + TROOP] for s in self.provinces])"],
-    "strategies/policies/heuristic/faction_bot.py": [
+    "strategies/vijayanagara/heuristic/deccan.py": [
+        "sum([p[s * NK + TROOP] for s in self.provinces])"
+    ],
+    "strategies/vijayanagara/heuristic/faction_bot.py": [
         "sum(c)",
         "sum(c)",
         "sum([1 for v in opp if v <= opp_u and v < miss])",
         "sum([1 for v in own if v <= my_u and v < miss])",
         "sum([n for _c, n in o])",
     ],
-    "strategies/policies/heuristic/sultanate.py": [
+    "strategies/vijayanagara/heuristic/sultanate.py": [
         "sum([self.P[s] for s in self.provinces if self.tributary[s]])",
         "sum(taken.values())",
     ],
-    "strategies/policies/heuristic/vijayanagara.py": [
+    "strategies/vijayanagara/heuristic/vijayanagara.py": [
         "sum([p[s * NK + TEMPLE] for s in self.provinces])",
         "sum([self.P[s] for s in self.provinces if self.control[s] == VE])",
     ],
@@ -184,7 +191,7 @@ def test_every_builtin_sum_in_the_code_that_plays_is_a_reviewed_sum_of_ints():
     new = {m: cs for m, cs in new.items() if cs}
     assert not new, (
         f"sum() calls not reviewed as sums of ints: {new}; a sum of floats must be "
-        "simulate.rules.summation.ordered_sum (Python 3.12's sum() adds floats another way), "
+        "simulate.vijayanagara.rules.summation.ordered_sum (Python 3.12's sum() adds floats another way), "
         "a sum of ints goes in INTEGER_SUMS"
     )
     # a removed one leaves the list too
@@ -208,20 +215,20 @@ def test_the_code_that_plays_has_no_other_float_reduction():
 
 def test_the_key_float_sums_of_play_are_the_helper():
     from simulate.ai import challenger
-    from strategies import value_model
-    from strategies.policies.heuristic import deccan, faction_bot, sultanate
+    from strategies.vijayanagara import value_model
     from strategies.search import prior
+    from strategies.vijayanagara.heuristic import deccan, faction_bot, sultanate
 
     for module in (challenger, value_model, deccan, faction_bot, sultanate, prior):
         assert module.ordered_sum is ordered_sum, module.__name__
     helpers = _calls({"ordered_sum"})
     assert {m: len(cs) for m, cs in helpers.items()} == {
         "simulate/ai/challenger.py": 1,
-        "strategies/policies/heuristic/deccan.py": 2,
-        "strategies/policies/heuristic/faction_bot.py": 1,
-        "strategies/policies/heuristic/sultanate.py": 2,
+        "strategies/vijayanagara/heuristic/deccan.py": 2,
+        "strategies/vijayanagara/heuristic/faction_bot.py": 1,
+        "strategies/vijayanagara/heuristic/sultanate.py": 2,
         "strategies/search/prior.py": 1,
-        "strategies/value_model.py": 3,
+        "strategies/vijayanagara/value_model.py": 3,
     }
 
 
@@ -267,4 +274,6 @@ def test_games_give_the_builtin_sum_no_float():
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert seen["floats"] == {}
     # the guard saw the game's sums: the engine's and every kind of bot's
-    assert {"simulate.game", "strategies.policies.heuristic.faction_bot"} <= set(seen["calls"])
+    assert {"simulate.vijayanagara.game", "strategies.vijayanagara.heuristic.faction_bot"} <= set(
+        seen["calls"]
+    )

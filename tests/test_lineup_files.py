@@ -1,4 +1,4 @@
-"""Lineups as data (``strategies/lineups/``, issue 41): a tier is a file composing a policy, its
+"""Lineups as data (``strategies/vijayanagara/lineups/``, issue 41): a tier is a file composing a policy, its
 weight layers and each seat's search, the registry makes it by name or by path, a bad file is
 refused in one line, and seats meant to play as another tier's are its very composition."""
 
@@ -10,9 +10,9 @@ import pytest
 from cli_support import edit, invoke
 
 from simulate import play_game
-from simulate.rules.ruleset import load_rules
+from simulate.vijayanagara.rules.ruleset import load_rules
 from strategies import lineup, registry
-from strategies.value_model import load_value
+from strategies.vijayanagara.value_model import load_value
 
 SHIPPED = ("heuristic", "heuristic-fast", "heuristic-strong", "heuristic-v1")
 OTHERS = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
@@ -27,7 +27,7 @@ def _write(tmp_path, text: str, name: str = "mine.toml"):
 def test_the_shipped_tiers_are_lineup_files_the_registry_knows_by_name():
     assert set(SHIPPED) <= set(lineup.names())
     for name in SHIPPED:
-        assert registry.known()[name] == f"strategies/lineups/{name}.toml"
+        assert registry.known()[name] == f"strategies/vijayanagara/lineups/{name}.toml"
         assert registry.describe(name) == lineup.shipped(name).description
         assert registry.params_of(registry.make(name)) == {"version": lineup.shipped(name).version}
 
@@ -36,7 +36,7 @@ def test_vsim_strategies_says_what_the_default_is():
     result = invoke("strategies")
     line = next(x for x in result.output.splitlines() if x.startswith("heuristic "))
     assert "the default lineup: tuned heuristic + greedy lookahead + end-game mcts" in line
-    assert "(default)" in line and "[strategies/lineups/heuristic.toml]" in line
+    assert "(default)" in line and "[strategies/vijayanagara/lineups/heuristic.toml]" in line
 
 
 def test_a_new_tier_is_a_file_and_a_copy_of_the_default_plays_as_the_default(tmp_path):

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from simulate import play_game
-from simulate.rules.dice import SeededDice
+from simulate.vijayanagara.rules.dice import SeededDice
 from strategies.lineup import shipped
 from strategies.registry import make
 from strategies.search.greedy import GreedySearch
@@ -206,7 +206,7 @@ def test_an_end_game_lookahead_decides_only_in_the_last_cards():
 
 
 def _seats(spec: str) -> dict:
-    from simulate.rules.ruleset import load_rules
+    from simulate.vijayanagara.rules.ruleset import load_rules
 
     rules = load_rules()
     out = {}

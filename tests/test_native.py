@@ -118,8 +118,8 @@ def test_vsim_version_says_whether_the_compiled_modules_are_in_use():
 def _digests(n: int) -> list[str]:
     """Digests of ``n`` games, between the files the bot's base module and the commands
     package were loaded from."""
-    import simulate.rules.commands as commands
-    import strategies.policies.heuristic.valuation as valuation
+    import simulate.vijayanagara.rules.commands as commands
+    import strategies.vijayanagara.heuristic.valuation as valuation
 
     games = [play_game(500 + i, SPECS[i % len(SPECS)]).state_digest for i in range(n)]
     return [Path(valuation.__file__).suffix, *games, Path(commands.__file__).suffix]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
-from simulate.rules.observation import Observation, position
-from simulate.rules.ruleset import load_rules
-from simulate.rules.setup import new_state
+from simulate.vijayanagara.rules.observation import Observation, position
+from simulate.vijayanagara.rules.ruleset import load_rules
+from simulate.vijayanagara.rules.setup import new_state
 
 FIELDS = (
     "pieces",

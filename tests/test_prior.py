@@ -1,6 +1,6 @@
 """The end-game search's fitted prior (``strategies/search/prior.py``: a prior file's
 ``mcts_rank`` and ``mcts_pick``; issue 18, part 4) and its fit
-(``strategies/fitting/prior_fit.py``): terms are checked in one line, a term steers which kind
+(``strategies/vijayanagara/fitting/prior_fit.py``): terms are checked in one line, a term steers which kind
 of move (2.3.3) the search plays, the default lineup plays its prior and its tiers do not,
 and the fit is deterministic."""
 
@@ -11,10 +11,10 @@ import random
 import pytest
 
 from simulate import play_game
-from simulate.rules.ruleset import load_rules
-from strategies.fitting import prior_fit
+from simulate.vijayanagara.rules.ruleset import load_rules
 from strategies.registry import make
 from strategies.search.prior import compile_prior, features
+from strategies.vijayanagara.fitting import prior_fit
 
 OTHERS = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
 
@@ -142,8 +142,8 @@ def test_the_prior_fit_refuses_a_bad_budget_in_one_line(capsys):
 def test_the_fit_scores_the_playout_as_the_seats_small_search_scores_it(valued):
     """Its playout by the small search's own score (its value model's leaves, issue 43), its
     values by mcts's unless ``--value`` asks for the same value model."""
-    from simulate.result import FACTIONS
     from simulate.seeds import game_seed
+    from simulate.vijayanagara.result import FACTIONS
 
     class Marked(prior_fit.Recorder):
         def new_game(self, faction, rng, rules):

@@ -7,8 +7,8 @@ import pyarrow as pa
 import pytest
 
 from simulate import play_game
-from simulate.result import TurnRecord
 from simulate.study.records import Columns, _pack, _unpack
+from simulate.vijayanagara.result import TurnRecord
 
 
 def test_the_turns_table_holds_each_turn_record_as_a_row():

@@ -1,5 +1,5 @@
 """Everything fitted to the default bots is refitted by one command, in an order where each
-fit plays the tables the fits before it wrote (issue 43): python -m strategies.fitting."""
+fit plays the tables the fits before it wrote (issue 43): python -m strategies.vijayanagara.fitting."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import tomllib
 import pytest
 from cli_support import ROOT
 
-from strategies.fitting import refit
+from strategies.vijayanagara.fitting import refit
 
 
 def _recipe(tmp_path, steps: str):
@@ -18,7 +18,7 @@ def _recipe(tmp_path, steps: str):
 
 
 def _lineup_seats_with(key: str) -> set[str]:
-    lineup = tomllib.loads((ROOT / "strategies" / "lineups" / "heuristic.toml").read_text())
+    lineup = tomllib.loads((ROOT / "strategies" / "vijayanagara" / "lineups" / "heuristic.toml").read_text())
     return {f for f, seat in lineup["seat"].items() if key in seat.get("search", {})}
 
 
@@ -41,7 +41,7 @@ def test_the_runner_adds_jobs_and_runs_each_step_in_order_in_a_fresh_process():
     ran: list[list[str]] = []
     said: list[str] = []
     assert refit.run(steps, 2, say=said.append, execute=lambda a: ran.append(a) or 0) == 0
-    assert [a[1] for a in ran] == [f"strategies.fitting.{s.fit}" for s in steps]
+    assert [a[1] for a in ran] == [f"strategies.vijayanagara.fitting.{s.fit}" for s in steps]
     assert all(a[0] == "-m" and a[-2:] == ["--jobs", "2"] for a in ran)
     assert "bump the lineup's version" in said[-1]
 
@@ -59,7 +59,7 @@ def test_a_failed_step_stops_the_refit_and_says_how_to_resume():
     assert len(ran) == 2 and said[-1] == "step 2 failed (exit 1); rerun with --from 2 to resume"
     ran.clear()
     assert refit.run(steps, 1, start=3, say=said.append, execute=lambda a: ran.append(a) or 0) == 0
-    assert [a[1] for a in ran] == [f"strategies.fitting.{s.fit}" for s in steps[2:]]
+    assert [a[1] for a in ran] == [f"strategies.vijayanagara.fitting.{s.fit}" for s in steps[2:]]
 
 
 @pytest.mark.parametrize(

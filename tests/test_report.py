@@ -18,9 +18,9 @@ from click.testing import CliRunner
 
 from simulate.analysis import stats
 from simulate.cli.analysis import compare, plan, register, report
-from simulate.result import FACTIONS
 from simulate.study import dataset, records, specs
 from simulate.study import runs as run_folder
+from simulate.vijayanagara.result import FACTIONS
 from strategies import registry
 
 GAMES = 30
@@ -108,7 +108,10 @@ def test_report_header_states_provenance_and_provisional_data(built, runs):
         head = text[: text.index("Win rates")]
         assert "provisional" in head.lower()
         assert "PROVISIONAL" in head
-        assert "simulate/data/map.yaml" in head and "simulate/data/events.yaml" in head
+        assert (
+            "simulate/vijayanagara/data/map.yaml" in head
+            and "simulate/vijayanagara/data/events.yaml" in head
+        )
         assert "N games" in head and f"{2 * GAMES} (base: {GAMES} finished" in head
         assert re.search(rf"Master seed\W+{SEED}\b", head)
         assert registry.DEFAULT in head  # the strategies

@@ -1,4 +1,4 @@
-"""The shipped strength curve of the base game (strategies/strength.json): every run records
+"""The shipped strength curve of the base game (strategies/vijayanagara/strength.json): every run records
 it and every report says, under The answer, where the base game stands as all seats play
 stronger, so that a balance figure never comes without the strength it was measured at."""
 
@@ -102,7 +102,7 @@ def test_a_run_records_the_study_and_its_report_leads_with_where_it_stands(tmp_p
 
 def test_the_shipped_study_is_a_vsim_strength_of_the_base_game_at_every_rung():
     shipped = known.shipped_strength()
-    assert shipped is not None, "strategies/strength.json is shipped"
+    assert shipped is not None, "strategies/vijayanagara/strength.json is shipped"
     assert shipped["command"].startswith("vsim strength ") and "--seed" in shipped["command"]
     assert shipped["variants"] == ["base"]
     names = [r["name"] for r in shipped["rungs"]]

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from simulate.rules.shuffle import shuffle
+from simulate.vijayanagara.rules.shuffle import shuffle
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 8, 9, 24, 43, 64, 65, 200])

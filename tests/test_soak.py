@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from cli_support import ROOT
 
-from simulate.rules import invariants
 from simulate.study.batch import Batch, Chunk, play_batch
 from simulate.study.soak import check, replay_checked, shares, soak
 from simulate.variants import load_variant
+from simulate.vijayanagara.rules import invariants
 
 BOOM = "tests.fault_strategies:Boom"  # raises at its fourth decision in about half the games
 

@@ -8,12 +8,12 @@ import random
 import pytest
 
 from simulate import play_game
-from simulate.rules.context import StrategyError
-from simulate.rules.ruleset import load_rules
+from simulate.vijayanagara.rules.context import StrategyError
+from simulate.vijayanagara.rules.ruleset import load_rules
 from strategies import registry
-from strategies.policies.heuristic import HeuristicStrategy
-from strategies.policies.heuristic.evaluation import Evaluator, delhi_projection
-from strategies.policies.heuristic.weights import default_weights
+from strategies.vijayanagara.heuristic import HeuristicStrategy
+from strategies.vijayanagara.heuristic.evaluation import Evaluator, delhi_projection
+from strategies.vijayanagara.heuristic.weights import default_weights
 
 TINY_MCTS = "mcts:rollouts=1,horizon=1"
 
@@ -193,7 +193,7 @@ def test_registry_knows_lineups_builtins_entry_points_and_module_paths():
     for name in ("random", "heuristic", "greedy", "mcts"):
         assert name in known
         assert registry.describe(name)
-    cls = registry.resolve("strategies.policies.heuristic:HeuristicStrategy")
+    cls = registry.resolve("strategies.vijayanagara.heuristic:HeuristicStrategy")
     assert cls is HeuristicStrategy
     assert registry.describe("heuristic").startswith("the default lineup: tuned heuristic")
 
@@ -242,7 +242,7 @@ def test_a_strategy_answering_nonsense_fails_the_game():
 
 
 def test_unknown_decisions_fall_back_to_an_offered_option():
-    from simulate.rules.decisions import Decision
+    from simulate.vijayanagara.rules.decisions import Decision
 
     bot = HeuristicStrategy()
     rules = load_rules()
@@ -265,10 +265,10 @@ def test_unknown_decisions_fall_back_to_an_offered_option():
 def test_the_heuristic_values_the_position_of_each_decision():
     """The bot reads the Observation afresh at every decision (2.3.3), even when the state's
     lists were replaced in between: with no Resources left it can only Pass (2.3.6)."""
-    from simulate.rules.decisions import Decision
-    from simulate.rules.observation import Observation
-    from simulate.rules.ruleset import load_rules
-    from simulate.rules.setup import new_state
+    from simulate.vijayanagara.rules.decisions import Decision
+    from simulate.vijayanagara.rules.observation import Observation
+    from simulate.vijayanagara.rules.ruleset import load_rules
+    from simulate.vijayanagara.rules.setup import new_state
 
     rules = load_rules()
     st = new_state(rules, random.Random(0))
@@ -283,8 +283,8 @@ def test_the_heuristic_values_the_position_of_each_decision():
 
 
 def test_evaluation_scores_and_projection():
-    from simulate.rules.ruleset import load_rules
-    from simulate.rules.setup import new_state
+    from simulate.vijayanagara.rules.ruleset import load_rules
+    from simulate.vijayanagara.rules.setup import new_state
 
     rules = load_rules()
     st = new_state(rules, random.Random(0))
@@ -298,7 +298,7 @@ def test_evaluation_scores_and_projection():
 def test_the_fast_tier_plays_its_own_sultanate_choice_biases_and_the_default_bk_and_ve():
     # fast.toml: v10's Sultanate biases were tuned with its lookahead, which the fast tier
     # does not play (README, "Tuning the bots", step 11)
-    from strategies.policies.heuristic.weights import FAST_FILE, read_weights_file
+    from strategies.vijayanagara.heuristic.weights import FAST_FILE, read_weights_file
 
     own = read_weights_file(FAST_FILE)["seat"]["DS"]["play"]["choice"]
     rules = load_rules()

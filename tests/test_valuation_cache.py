@@ -9,8 +9,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulate.rules.pieces import NK
-from simulate.rules.ruleset import load_rules
+from simulate.vijayanagara.rules.pieces import NK
+from simulate.vijayanagara.rules.ruleset import load_rules
 from strategies import registry
 
 # a space's counters: real counts fit 6 bits each; larger ones take the interned fallback
@@ -54,9 +54,9 @@ def test_a_count_too_large_to_pack_is_named_apart_from_every_packed_content():
 
 def _position_bot():
     """A DS bot that has read the opening position (2.1) as at its first decision."""
-    from simulate.rules.decisions import Decision
-    from simulate.rules.observation import Observation
-    from simulate.rules.setup import new_state
+    from simulate.vijayanagara.rules.decisions import Decision
+    from simulate.vijayanagara.rules.observation import Observation
+    from simulate.vijayanagara.rules.setup import new_state
 
     rules = load_rules()
     state = new_state(rules, random.Random(0))

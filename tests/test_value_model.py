@@ -1,5 +1,5 @@
-"""The value model of mcts's playout leaves (``strategies/value_model.py``) and its fit
-(``strategies/fitting/value_fit.py``, issue 43 part 3): public features only, a model file
+"""The value model of mcts's playout leaves (``strategies/vijayanagara/value_model.py``) and its fit
+(``strategies/vijayanagara/fitting/value_fit.py``, issue 43 part 3): public features only, a model file
 checked in one line, a fit that recovers what it is fitted to, and mcts games with it that
 replay from their seed."""
 
@@ -11,12 +11,18 @@ import numpy as np
 import pytest
 
 from simulate import play_game
-from simulate.rules.observation import Observation
-from simulate.rules.ruleset import load_rules
-from simulate.rules.setup import new_state
-from strategies.fitting import value_fit
+from simulate.vijayanagara.rules.observation import Observation
+from simulate.vijayanagara.rules.ruleset import load_rules
+from simulate.vijayanagara.rules.setup import new_state
 from strategies.registry import make
-from strategies.value_model import NAMES, VALUE_FILE, BadValueModel, Features, load_value
+from strategies.vijayanagara.fitting import value_fit
+from strategies.vijayanagara.value_model import (
+    NAMES,
+    VALUE_FILE,
+    BadValueModel,
+    Features,
+    load_value,
+)
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +50,8 @@ def test_the_features_are_public_so_every_redeal_of_the_unseen_deck_reads_the_sa
 
 
 def test_the_features_count_the_victory_points_of_5_1_to_5_3(position):
-    from simulate.rules.pieces import BK, DS, VE
-    from simulate.rules.victory import vp
+    from simulate.vijayanagara.rules.pieces import BK, DS, VE
+    from simulate.vijayanagara.rules.victory import vp
 
     rules, st = position
     x = Features(rules)(st)
@@ -120,7 +126,7 @@ def test_mcts_with_the_value_model_replays_its_games_from_the_seed():
 
 def test_the_shipped_value_model_names_its_command_and_data():
     model = load_value()
-    assert model.info["command"].startswith("python -m strategies.fitting.value_fit")
+    assert model.info["command"].startswith("python -m strategies.vijayanagara.fitting.value_fit")
     assert len(model.info["data_sha256"]) == 64
 
 

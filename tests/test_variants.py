@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from simulate.rules.datafiles import DataError, load_raw
 from simulate.variants import (
     BASE_DESCRIPTION,
     VARIANTS_DIR,
@@ -19,6 +18,7 @@ from simulate.variants import (
     list_variants,
     load_variant,
 )
+from simulate.vijayanagara.rules.datafiles import DataError, load_raw
 
 HEADER = 'name = "my"\ndescription = "a test variant"\n'
 
@@ -443,7 +443,7 @@ def test_a_user_variant_name_must_equal_its_file_name(tmp_path):
 
 
 def test_a_map_error_from_a_variant_names_the_variant_file(tmp_path):
-    from simulate.rules.ruleset import load_rules
+    from simulate.vijayanagara.rules.ruleset import load_rules
 
     path = write(tmp_path, "[map]\nprosperity = {Gujarat = 1}\n")  # the total no longer holds
     with pytest.raises(DataError, match=r"my\.toml \(\[map\] over map\.yaml\): prosperity_total"):
@@ -452,7 +452,7 @@ def test_a_map_error_from_a_variant_names_the_variant_file(tmp_path):
 
 def test_the_prosperity_example_in_base_toml_is_valid_and_changes_the_map(tmp_path):
     # 1.3.1: a Province's Prosperity is 1 or 2; base.toml documents what the checker allows
-    from simulate.rules.ruleset import load_rules
+    from simulate.vijayanagara.rules.ruleset import load_rules
 
     base = (VARIANTS_DIR / "base.toml").read_text(encoding="utf-8")
     line = next(x for x in base.splitlines() if x.startswith("# prosperity = "))

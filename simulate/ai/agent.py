@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.rules.pieces import INDEX
+from simulate.vijayanagara.rules.pieces import INDEX
 
 from .encoding import Encoder
 

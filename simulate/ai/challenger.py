@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from simulate.rules.pieces import INDEX
-from simulate.rules.state import GameState
-from simulate.rules.summation import ordered_sum
+from simulate.vijayanagara.rules.pieces import INDEX
+from simulate.vijayanagara.rules.state import GameState
+from simulate.vijayanagara.rules.summation import ordered_sum
 
 EVALUATORS = ("ours", "random")
 SEARCHES = ("turn", "action")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simulate.rules.context import Context
-from simulate.rules.ruleset import EVENT, MONGOL_CARD, TIMURID, Rules
+from simulate.vijayanagara.rules.context import Context
+from simulate.vijayanagara.rules.ruleset import EVENT, MONGOL_CARD, TIMURID, Rules
 
 FACES = 6  # a die's outcomes 0..5 stand for 1..6
 

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.rules.decisions import Decision
-from simulate.rules.pieces import NAMES, NK
-from simulate.rules.ruleset import EVENT, MONGOL_CARD, TIMURID, Rules
-from simulate.rules.state import GameState
+from simulate.vijayanagara.rules.decisions import Decision
+from simulate.vijayanagara.rules.pieces import NAMES, NK
+from simulate.vijayanagara.rules.ruleset import EVENT, MONGOL_CARD, TIMURID, Rules
+from simulate.vijayanagara.rules.state import GameState
 
 from .chance import stacks
 
@@ -33,7 +33,7 @@ K = 256  # actions: the options of the largest Decision, with room (module docst
 CONTEXT_LEAVES = 12  # a Decision's context, flattened (a battle's dice take the most)
 OPTION_LEAVES = 8  # one option, flattened (an Event's piece split takes the most)
 
-KINDS = (  # every Decision kind, in the order of simulate/rules/decisions.py
+KINDS = (  # every Decision kind, in the order of simulate/vijayanagara/rules/decisions.py
     "action",
     "decree_timing",
     "command",

@@ -24,11 +24,11 @@ import random
 import numpy as np
 import pyspiel
 
-from simulate.rules import victory
-from simulate.rules.decisions import render
-from simulate.rules.pieces import FACTIONS, NAMES
-from simulate.rules.ruleset import Rules, load_rules
-from simulate.rules.setup import new_state
+from simulate.vijayanagara.rules import victory
+from simulate.vijayanagara.rules.decisions import render
+from simulate.vijayanagara.rules.pieces import FACTIONS, NAMES
+from simulate.vijayanagara.rules.ruleset import Rules, load_rules
+from simulate.vijayanagara.rules.setup import new_state
 
 from .chance import FACES
 from .encoding import Encoder, K

@@ -19,9 +19,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from simulate.rules import victory
-from simulate.rules.pieces import FACTIONS, NAMES
-from simulate.rules.ruleset import load_rules
+from simulate.vijayanagara.rules import victory
+from simulate.vijayanagara.rules.pieces import FACTIONS, NAMES
+from simulate.vijayanagara.rules.ruleset import load_rules
 
 from .encoding import Encoder, K
 from .stepper import DECIDE, Stepper

@@ -20,16 +20,16 @@ from typing import Any
 
 import greenlet
 
-from simulate.rules import sequence
-from simulate.rules.context import Context
-from simulate.rules.decisions import Decision
-from simulate.rules.dice import BattleDice
-from simulate.rules.observation import Observation
-from simulate.rules.pieces import INDEX
-from simulate.rules.ruleset import Rules
-from simulate.rules.setup import new_state
-from simulate.rules.state import GameState
 from simulate.seeds import streams
+from simulate.vijayanagara.rules import sequence
+from simulate.vijayanagara.rules.context import Context
+from simulate.vijayanagara.rules.decisions import Decision
+from simulate.vijayanagara.rules.dice import BattleDice
+from simulate.vijayanagara.rules.observation import Observation
+from simulate.vijayanagara.rules.pieces import INDEX
+from simulate.vijayanagara.rules.ruleset import Rules
+from simulate.vijayanagara.rules.setup import new_state
+from simulate.vijayanagara.rules.state import GameState
 
 from .chance import FACES, ChanceContext, card_outcomes, with_drawn
 

@@ -102,7 +102,7 @@ def write(directory: Path) -> TuneFiles:
                 ("games in all", f"{games.get('total', 0):,}"),
             ],
         ),
-        "space": state.get("space_file", "strategies/policies/heuristic/tuning.toml"),
+        "space": state.get("space_file", "strategies/vijayanagara/heuristic/tuning.toml"),
         "vp_weight": cfg["vp_weight"],
         "probe_games": cfg.get("probe_games", 0),
         "phases": render.table(

@@ -39,8 +39,8 @@ from simulate.analysis.formatting import (
     reduction,
 )
 from simulate.analysis.run import ReportError, Run, load_run
-from simulate.result import FACTIONS
 from simulate.study.dataset import cell_label
+from simulate.vijayanagara.result import FACTIONS
 
 OUTCOMES = (*FACTIONS, "tie")
 

@@ -24,10 +24,10 @@ import polars as pl
 from simulate.analysis import ladder_cards, ladder_moves, render, stats
 from simulate.analysis.formatting import finite, level, pct, pp, pp_ci
 from simulate.analysis.run import ReportError
-from simulate.result import FACTIONS
 from simulate.study import dataset
 from simulate.study import manifest as manifest_mod
 from simulate.study.ladder import FIELD
+from simulate.vijayanagara.result import FACTIONS
 
 
 @dataclass(frozen=True)

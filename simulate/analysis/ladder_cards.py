@@ -21,9 +21,9 @@ from typing import Any
 import polars as pl
 
 from simulate.analysis.formatting import finite
-from simulate.result import FACTIONS
 from simulate.study import dataset
 from simulate.study.ladder import FIELD
+from simulate.vijayanagara.result import FACTIONS
 
 Cell = tuple[str, str]  # (seat, challenger)
 # what the seat held after the card (turns table column, words): paired differences too

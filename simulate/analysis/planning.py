@@ -14,7 +14,7 @@ from typing import Any
 from simulate.analysis import stats
 from simulate.analysis.compare import OUTCOMES, CompareError, Side, pairing
 from simulate.analysis.run import Run
-from simulate.result import FACTIONS
+from simulate.vijayanagara.result import FACTIONS
 
 PLAN_DELTAS = (0.01, 0.02, 0.03, 0.05, 0.10)
 

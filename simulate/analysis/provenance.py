@@ -9,8 +9,8 @@ from simulate.analysis.run import Run
 from simulate.analysis.tables import failure_counts
 from simulate.study import manifest as manifest_mod
 
-MAP_FILE = "simulate/data/map.yaml"
-EVENTS_FILE = "simulate/data/events.yaml"
+MAP_FILE = "simulate/vijayanagara/data/map.yaml"
+EVENTS_FILE = "simulate/vijayanagara/data/events.yaml"
 
 
 def provisional_status(run: Run) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def provisional_text(status: dict[str, Any]) -> str:
             parts.append(f"the Event deck (`{EVENTS_FILE}`)")
         others = [f for f in files if f not in ("map.yaml", "events.yaml")]
         if others:
-            parts.append("also " + ", ".join(f"`simulate/data/{f}`" for f in others))
+            parts.append("also " + ", ".join(f"`simulate/vijayanagara/data/{f}`" for f in others))
         what = " and ".join(parts) if parts else "some data files"
         head = (
             f"**PROVISIONAL DATA: {what} are provisional stand-ins, not the printed game.** "
@@ -74,7 +74,7 @@ def provisional_text(status: dict[str, Any]) -> str:
         f" To replace them, correct `{MAP_FILE}` (Prosperity, adjacencies) and "
         f"`{EVENTS_FILE}` (the cards), or override them for one study with a variant file "
         "(`[map] prosperity`, `add_adjacent`, `remove_adjacent`, `[deck] events_file`; the "
-        "format is in `simulate/data/variants/base.toml`), then run the study again."
+        "format is in `simulate/vijayanagara/data/variants/base.toml`), then run the study again."
     )
     detail = ""
     if flags:

@@ -55,7 +55,7 @@ from simulate.analysis.tables import (
     vp_rows,
     win_rows,
 )
-from simulate.result import FACTIONS
+from simulate.vijayanagara.result import FACTIONS
 
 __all__ = ["ReportError", "ReportFiles", "build_report"]
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import polars as pl
 
-from simulate.result import FACTIONS
 from simulate.study import dataset
 from simulate.study import manifest as manifest_mod
 from simulate.study.dataset import cell_label
+from simulate.vijayanagara.result import FACTIONS
 
 
 class ReportError(ValueError):

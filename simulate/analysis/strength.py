@@ -35,11 +35,11 @@ import polars as pl
 from simulate.analysis import stats
 from simulate.analysis.formatting import finite
 from simulate.analysis.run import ReportError
-from simulate.result import FACTIONS
 from simulate.study import dataset
 from simulate.study import manifest as manifest_mod
 from simulate.study.budgets import budget_of
 from simulate.study.strength import KIND
+from simulate.vijayanagara.result import FACTIONS
 
 ALPHA = 0.05  # the project's level: 1 - the reports' 95% confidence
 MARGIN = 0.03  # the reports' balance margin (3 points)

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from simulate.analysis.stats import wilson_interval
-from simulate.result import FACTIONS
 from simulate.study import dataset
+from simulate.vijayanagara.result import FACTIONS
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import polars as pl
 
 from simulate.analysis import stats
 from simulate.analysis.run import Run
-from simulate.result import FACTIONS
+from simulate.vijayanagara.result import FACTIONS
 
 DECCAN = ("BK", "VE")
 MIN_TURN_SHARE = 0.10  # a per-card curve stops when fewer games than this still run

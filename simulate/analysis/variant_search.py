@@ -11,8 +11,8 @@ from typing import Any
 
 from simulate.analysis import render
 from simulate.analysis.formatting import pct
-from simulate.result import FACTIONS
 from simulate.study import variant_search as vs
+from simulate.vijayanagara.result import FACTIONS
 
 
 @dataclass

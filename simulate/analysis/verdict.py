@@ -34,7 +34,7 @@ from typing import Any
 from simulate.analysis import stats
 from simulate.analysis.formatting import more_of, pct, pct_ci
 from simulate.analysis.run import Run
-from simulate.result import FACTIONS
+from simulate.vijayanagara.result import FACTIONS
 
 FAILURE_SHARE = 0.01  # above this share of failed games the verdict warns
 PARITY = 1 / 3
@@ -439,7 +439,7 @@ def failures(run: Run) -> dict[str, Any] | None:
 
 
 def exploitability(run: Run) -> list[dict[str, Any]]:
-    """For each lineup of the run that a ladder measured (``strategies/exploitability.json``,
+    """For each lineup of the run that a ladder measured (``strategies/vijayanagara/exploitability.json``,
     recorded in the manifest when the run began): its name and the seats a challenger beat
     significantly, the largest gain first."""
     man = run.manifest
@@ -463,7 +463,7 @@ def exploitability(run: Run) -> list[dict[str, Any]]:
 
 def strength(run: Run) -> dict[str, Any] | None:
     """The base game's balance at the strongest rung of the shipped strength study and
-    whether it has converged (``strategies/strength.json`` as the run recorded it), with the
+    whether it has converged (``strategies/vijayanagara/strength.json`` as the run recorded it), with the
     bots and command that measured it; None for a run that recorded none."""
     from simulate.analysis.strength import strongest_balance
 

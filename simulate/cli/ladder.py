@@ -9,10 +9,10 @@ import click
 
 from simulate.cli.app import InputError, cli
 from simulate.cli.run import resumable
-from simulate.result import FACTIONS
 from simulate.study.backends import BACKENDS, default_jobs
 from simulate.study.errors import RunError
 from simulate.study.ladder import Ladder, play_ladder
+from simulate.vijayanagara.result import FACTIONS
 
 
 @cli.command()

@@ -14,13 +14,13 @@ import click
 from simulate.analysis.summary import summarize
 from simulate.cli.app import InputError, cli
 from simulate.cli.app import one_line as _one_line
-from simulate.result import FACTIONS
 from simulate.study import runs as runner
 from simulate.study.backends import BACKENDS, default_jobs
 from simulate.study.dataset import cell_label
 from simulate.study.errors import RunError
 from simulate.study.manifest import PROVISIONAL_NOTE
 from simulate.study.specs import DEFAULT_GAMES, Study
+from simulate.vijayanagara.result import FACTIONS
 
 
 class Bar(runner.Progress):
@@ -159,7 +159,7 @@ def progress_bar(enabled: bool) -> Any:
 @click.option(
     "--set", "settings", multiple=True, metavar="KEY=VALUE",
     help="Change one key of every variant without a file, e.g. combat.fort_penalty=2 "
-    "(repeatable; keys as in simulate/data/variants/base.toml).",
+    "(repeatable; keys as in simulate/vijayanagara/data/variants/base.toml).",
 )  # fmt: skip
 @click.option(
     "--sweep", default=None, metavar="KEY=V1,V2,...",

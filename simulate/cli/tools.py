@@ -12,9 +12,9 @@ import click
 from simulate.cli.app import InputError, cli
 from simulate.cli.app import one_line as _one_line
 from simulate.cli.run import Bar, progress_bar
-from simulate.result import FACTIONS
 from simulate.study.errors import RunError
 from simulate.study.replay import replay as replay_game
+from simulate.vijayanagara.result import FACTIONS
 
 
 @cli.command()
@@ -133,7 +133,7 @@ def strategies() -> None:
         default = " (default)" if name == registry.DEFAULT else ""
         click.echo(f"{name:<16} {line}{default}  [{target}]")
     click.echo(
-        "Any lineup file (path/to/NAME.toml, as in strategies/lineups/) or package.module:Class"
+        "Any lineup file (path/to/NAME.toml, as in strategies/vijayanagara/lineups/) or package.module:Class"
         " implementing the Strategy protocol works too."
     )
 
@@ -141,8 +141,8 @@ def strategies() -> None:
 @cli.command()
 def variants() -> None:
     """List the built-in rule variants, one line each."""
-    from simulate.rules.datafiles import DataError
     from simulate.variants import VARIANTS_DIR, list_variants
+    from simulate.vijayanagara.rules.datafiles import DataError
 
     try:
         found = list_variants()
@@ -173,9 +173,9 @@ def soak(
 ) -> None:
     """Play many games checking every invariant after every action; report each failure
     with a repro command. Exit status 0 if none failed, 3 otherwise."""
-    from simulate.rules.datafiles import DataError
-    from simulate.rules.ruleset import load_rules
     from simulate.study.soak import soak as run_soak
+    from simulate.vijayanagara.rules.datafiles import DataError
+    from simulate.vijayanagara.rules.ruleset import load_rules
     from strategies.registry import UnknownStrategy, make
 
     if games < 1:

@@ -49,7 +49,7 @@ from simulate.study.errors import RunError
 @click.option("--variant", default=None, metavar="NAME|PATH", help="Tune for a rule variant.")
 @click.option(
     "--space", type=click.Path(path_type=Path), default=None,
-    help="Search space file (default strategies/policies/heuristic/tuning.toml).",
+    help="Search space file (default strategies/vijayanagara/heuristic/tuning.toml).",
 )  # fmt: skip
 @click.option(
     "--start", type=click.Path(path_type=Path), default=None,

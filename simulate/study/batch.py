@@ -201,7 +201,7 @@ def compiled_rules(variant: Any) -> Any:
     key = (variant.name, variant.digest)
     rules = _RULES.get(key)
     if rules is None:
-        from simulate.rules.ruleset import load_rules
+        from simulate.vijayanagara.rules.ruleset import load_rules
 
         rules = _RULES[key] = load_rules(variant)
     return rules

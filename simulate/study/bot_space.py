@@ -1,5 +1,5 @@
 """What ``vsim tune-bots`` searches: each Faction's heuristic weights with their ranges
-(``strategies/policies/heuristic/tuning.toml``), and the strategy spec that plays a seat's
+(``strategies/vijayanagara/heuristic/tuning.toml``), and the strategy spec that plays a seat's
 values."""
 
 from __future__ import annotations
@@ -10,12 +10,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from simulate.result import FACTIONS
 from simulate.study import manifest as manifest_mod
 from simulate.study.errors import RunError
+from simulate.vijayanagara.result import FACTIONS
 
 SPACE_FILE = (
-    Path(__file__).resolve().parents[2] / "strategies" / "policies" / "heuristic" / "tuning.toml"
+    Path(__file__).resolve().parents[2]
+    / "strategies"
+    / "vijayanagara"
+    / "heuristic"
+    / "tuning.toml"
 )
 BASE_BOT = "heuristic-v1"  # the weights every tuned seat value is laid over
 # the bots a tuning may lay its seat values over: the hand-set weights alone, the default
@@ -62,7 +66,7 @@ class Space:
     @classmethod
     def load(cls, path: Path | str = SPACE_FILE) -> Space:
         """A checked space file, or RunError (one line)."""
-        from strategies.policies.heuristic.weights import default_weights, set_dotted
+        from strategies.vijayanagara.heuristic.weights import default_weights, set_dotted
 
         where = f"--space {path}"
         try:
@@ -113,7 +117,7 @@ def _param(key: str, bounds: Any, where: str, weights: dict, set_dotted: Any) ->
 def base_value(key: str) -> float:
     """The value of a dotted weight in the base bot's ``weights.toml`` (0 for a term of a
     table of fitted terms, which it leaves empty)."""
-    from strategies.policies.heuristic.weights import shipped_value
+    from strategies.vijayanagara.heuristic.weights import shipped_value
 
     return shipped_value(key)
 
@@ -125,7 +129,7 @@ def start_values(
     of ``path`` (over ``heuristic-v1``, default the shipped tuned.toml), else what the seat of
     a lineup ``base`` plays (all its layers: a choice table's value is choice.toml's), else
     the base bot's."""
-    from strategies.policies.heuristic.weights import (
+    from strategies.vijayanagara.heuristic.weights import (
         TUNED_FILE,
         default_weights,
         merge_weights,

@@ -1,7 +1,7 @@
 """``vsim tune-bots``: each Faction's heuristic weights searched by self-play (issue 18).
 
 Iterated best response: round after round, each Faction in turn searches its seat's values
-(the ranges of ``strategies/policies/heuristic/tuning.toml``) with CMA-ES (Optuna's
+(the ranges of ``strategies/vijayanagara/heuristic/tuning.toml``) with CMA-ES (Optuna's
 ``CmaEsSampler``, ask and tell, started from the incumbent: ``bot_space.Param.around``) to
 maximise its win rate, plus ``vp_weight`` times its mean VP margin over the
 best opponent (the tie-breaking signal), against a pool of opponent lineups: the current
@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 
-from simulate.result import FACTIONS
 from simulate.study import manifest as manifest_mod
 from simulate.study import tuning_folder
 from simulate.study.backends import Backend, default_jobs, open_backend
@@ -50,6 +49,7 @@ from simulate.study.errors import GamesFailed, RunError
 from simulate.study.runs import Progress, locked
 from simulate.study.specs import check_strategies, load_variants
 from simulate.study.tuning_folder import evaluations, read_state
+from simulate.vijayanagara.result import FACTIONS
 
 CHUNK = 50  # games per batch handed to a worker
 
@@ -77,7 +77,7 @@ class Tuning:
     ladder_games: int = 0
     challengers: tuple[str, ...] = ("greedy", BASE_BOT, "random")
     variant_ref: str | None = None  # as given (a built-in name or a path), for the ladder
-    space_ref: str = "strategies/policies/heuristic/tuning.toml"
+    space_ref: str = "strategies/vijayanagara/heuristic/tuning.toml"
     data_files: dict[str, Any] = field(default_factory=dict, compare=False)
     base: str = BASE_BOT  # the bot the seat values are laid over (bot_space.BASES)
     probe_games: int = 0  # games that show which values change no game (0: search them all)
@@ -135,7 +135,7 @@ class Tuning:
             seed, rounds, generations, popsize, games, validation_games,
             tuple(dict.fromkeys(pool)), tuple(f for f in FACTIONS if f in chosen), vp_weight,
             loaded, the_space, start_values(the_space, start, base), ladder_games,
-            tuple(dict.fromkeys(challengers)), variant, str(space or "strategies/policies/heuristic/tuning.toml"),
+            tuple(dict.fromkeys(challengers)), variant, str(space or "strategies/vijayanagara/heuristic/tuning.toml"),
             manifest_mod.data_files(), base, probe_games,
         )  # fmt: skip
 

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simulate.result import FACTIONS
 from simulate.study import manifest as manifest_mod
 from simulate.study import records
+from simulate.vijayanagara.result import FACTIONS
 
 if TYPE_CHECKING:
     import pyarrow as pa

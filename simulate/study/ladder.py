@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simulate.result import FACTIONS
 from simulate.study import dataset, records
 from simulate.study import manifest as manifest_mod
 from simulate.study.backends import default_jobs
@@ -29,6 +28,7 @@ from simulate.study.budgets import parse_factors, scaled
 from simulate.study.errors import RunError
 from simulate.study.runs import Progress, out_folder, play_session, strategy_params
 from simulate.study.specs import check_strategies, games_per_name, load_variants, parse_strategies
+from simulate.vijayanagara.result import FACTIONS
 
 FIELD = "field"
 DEFAULT_LADDER_GAMES = 400

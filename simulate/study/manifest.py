@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from simulate import native
-from simulate.rules.datafiles import DATA_DIR
+from simulate.vijayanagara.rules.datafiles import DATA_DIR
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -124,7 +124,7 @@ def _is_provisional(path: Path) -> bool:
 
 
 def data_files(data_dir: Path = DATA_DIR) -> dict[str, dict[str, Any]]:
-    """Every file under ``simulate/data/`` (events file included): sha256 and provisional.
+    """Every file under ``simulate/vijayanagara/data/`` (events file included): sha256 and provisional.
 
     A file counts as provisional when it marks entries so (the map and the Event deck mark
     their stand-in entries ``provisional``).

@@ -27,7 +27,7 @@ import functools
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from simulate.result import FACTIONS, GameResult, TurnRecord
+from simulate.vijayanagara.result import FACTIONS, GameResult, TurnRecord
 
 if TYPE_CHECKING:
     import pyarrow as pa

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulate.rules.datafiles import DataError
 from simulate.seeds import game_seed
 from simulate.study import dataset
 from simulate.study import manifest as manifest_mod
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
+from simulate.vijayanagara.rules.datafiles import DataError
 
 
 @dataclass

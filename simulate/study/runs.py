@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulate.result import FACTIONS
 from simulate.study import dataset, records
 from simulate.study import manifest as manifest_mod
 from simulate.study.backends import Backend, default_jobs, open_backend
@@ -30,6 +29,7 @@ from simulate.study.bot_versions import resolved, resumable
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
 from simulate.study.specs import Study
+from simulate.vijayanagara.result import FACTIONS
 
 _LOCK = ".vsim.lock"
 
@@ -428,7 +428,7 @@ def strategy_params(strategies: dict[str, str]) -> dict[str, Any]:
 
 def bots(strategies: dict[str, str]) -> dict[str, Any]:
     """A lineup's manifest entries: each Faction's strategy parameters and, for a lineup a
-    ladder measured (``strategies/exploitability.json``), how exploitable it was found."""
+    ladder measured (``strategies/vijayanagara/exploitability.json``), how exploitable it was found."""
     from strategies.exploitability import measured
 
     params = strategy_params(strategies)
@@ -472,7 +472,7 @@ def play_session(
 
 
 def shipped_strength() -> dict[str, Any] | None:
-    """The base game's shipped strength curve (``strategies/strength.json``), recorded in
+    """The base game's shipped strength curve (``strategies/vijayanagara/strength.json``), recorded in
     every run's manifest so that its report can say where the answer stands as every seat
     plays stronger."""
     from strategies.exploitability import shipped_strength as read

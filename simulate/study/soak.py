@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from simulate.result import FACTIONS
-from simulate.rules import invariants
 from simulate.seeds import game_seed
 from simulate.study.backends import default_jobs
 from simulate.study.batch import Batch, plan, play, safe_name
+from simulate.vijayanagara.result import FACTIONS
+from simulate.vijayanagara.rules import invariants
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def check(ctx) -> None:
 
 def replay_checked(seed: int, strategy: str = "random", variant: str | None = None) -> None:
     """Replay one soak game with the invariant checks, raising where it first fails."""
-    from simulate.game import play_game
+    from simulate.vijayanagara.game import play_game
 
     play_game(seed, strategies=strategy, variant=variant, on_action=check)
 

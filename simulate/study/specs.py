@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simulate.result import FACTIONS
-from simulate.rules.datafiles import DataError
 from simulate.study import manifest as manifest_mod
 from simulate.study.batch import compiled_rules, safe_name
 from simulate.study.dataset import cell_key
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
+from simulate.vijayanagara.result import FACTIONS
+from simulate.vijayanagara.rules.datafiles import DataError
 
 DEFAULT_GAMES = 200
 MAX_GAMES = 100_000_000  # game_index is an int32 column

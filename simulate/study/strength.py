@@ -28,7 +28,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from simulate.result import FACTIONS
 from simulate.study import dataset, records
 from simulate.study import manifest as manifest_mod
 from simulate.study.backends import default_jobs
@@ -38,6 +37,7 @@ from simulate.study.budgets import label, scaled
 from simulate.study.errors import RunError
 from simulate.study.runs import Progress, bots, check_out_dir, out_folder, play_session
 from simulate.study.specs import Study, check_strategies, games_per_name, parse_strategies
+from simulate.vijayanagara.result import FACTIONS
 
 KIND = "strength"
 DEFAULT_STRENGTH_GAMES = 200

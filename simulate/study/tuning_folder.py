@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from simulate.result import FACTIONS
 from simulate.study import manifest as manifest_mod
 from simulate.study.bot_space import fmt_value
 from simulate.study.errors import RunError
+from simulate.vijayanagara.result import FACTIONS
 
 STATE_FILE = "tune.json"
 BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")  # a TOML key that needs no quotes

@@ -40,8 +40,6 @@ from pathlib import Path
 from typing import Any
 
 from simulate.overrides import with_settings
-from simulate.result import FACTIONS
-from simulate.rules.datafiles import DataError
 from simulate.study import manifest as manifest_mod
 from simulate.study import tuning_folder
 from simulate.study.backends import Backend, default_jobs, open_backend
@@ -49,6 +47,8 @@ from simulate.study.batch import Batch, Chunk, play
 from simulate.study.errors import GamesFailed, RunError
 from simulate.study.runs import Progress, locked
 from simulate.study.specs import check_strategies, parse_strategies
+from simulate.vijayanagara.result import FACTIONS
+from simulate.vijayanagara.rules.datafiles import DataError
 
 STATE_FILE = "search.json"
 CHUNK = 50
@@ -113,8 +113,8 @@ def parse_target(text: str) -> dict[str, float]:
 def load_search(path: Path) -> tuple[Any, tuple[Dimension, ...]]:
     """The variant of a search file (its ``[search]`` table left out) and the dimensions,
     each value checked as a variant setting; RunError (one line) on any problem."""
-    from simulate.rules.ruleset import load_rules
     from simulate.variants import variant_from_content
+    from simulate.vijayanagara.rules.ruleset import load_rules
 
     try:
         content = tomllib.loads(Path(path).read_text("utf-8"))

@@ -29,7 +29,7 @@ true), ``screen`` (default 0), ``exclude`` (moves never considered, e.g. ``event
 ``event+attack``: an ablation, ``searcher.excluded``), ``prior`` and its ``window`` (the
 cards it searches, for the prior's ``late``), and ``value``: a learned value model scoring
 the playouts that stop before the end instead of the evaluation (``score``;
-``strategies/value_model.py``).
+``strategies/vijayanagara/value_model.py``).
 """
 
 from __future__ import annotations

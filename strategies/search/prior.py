@@ -4,7 +4,7 @@ its ``mcts_rank`` and ``mcts_pick`` tables).
 The small end-game search keeps few candidates and plays each out once, so its two scores
 (the margin after the card, then one playout) are short-sighted and noisy. A prior, fitted
 to the values mcts's own budget gives the same candidates
-(``strategies/fitting/prior_fit.py``), corrects both by the kind of move (2.3.3: the
+(``strategies/vijayanagara/fitting/prior_fit.py``), corrects both by the kind of move (2.3.3: the
 action, Command, Decree, Event side) and how late in the search's window it is:
 
 - ``rank`` terms are added to each candidate's margin after the card when the screen keeps
@@ -24,9 +24,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from simulate.rules.events import SIDES  # an Event's two texts (2.3.4)
-from simulate.rules.sequence import NO_COMMAND
-from simulate.rules.summation import ordered_sum
+from simulate.vijayanagara.rules.events import SIDES  # an Event's two texts (2.3.4)
+from simulate.vijayanagara.rules.sequence import NO_COMMAND
+from simulate.vijayanagara.rules.summation import ordered_sum
 
 from .searcher import ACTIONS
 
@@ -75,7 +75,7 @@ def compile_prior(rank: dict, pick: dict) -> Prior | None:
     checked: an unknown term or a value that is not a number is refused in one line."""
     if not rank and not pick:
         return None
-    from simulate.rules.ruleset import load_rules
+    from simulate.vijayanagara.rules.ruleset import load_rules
 
     known = _known(load_rules())
     tables = []

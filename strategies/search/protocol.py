@@ -4,7 +4,7 @@ The searches (``greedy``, ``mcts``) choose each turn's action (2.3.3) and leave 
 decision to a policy they are given; they import no particular bot. A policy gives its plan
 under each offered action, follows a plan it is handed, and makes plain copies of itself
 for the playouts (a team, one per Faction); an evaluation scores a position for a Faction.
-``strategies/policies/heuristic`` is such a policy.
+``strategies/vijayanagara/heuristic`` is such a policy.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class Evaluation(Protocol):
 
 
 class LeafValue(Protocol):
-    """A learned guess at how a game ends (``strategies/value_model.py``): mcts's ``value``."""
+    """A learned guess at how a game ends (``strategies/vijayanagara/value_model.py``): mcts's ``value``."""
 
     def predict(self, rules: Any, state: Any) -> tuple[list[float], list[float]]:
         """Each Faction's predicted final Victory Points and chance to win (DS, BK, VE)."""

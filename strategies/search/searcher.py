@@ -15,12 +15,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from simulate.rules import search
-from simulate.rules.dice import SeededDice
-from simulate.rules.events import SIDES  # an Event's two texts (2.3.4)
-from simulate.rules.pieces import INDEX
-from simulate.rules.sequence import COMMAND, EVENT_OPTION, LIMITED, PASS
-from simulate.rules.sequence import COMMAND_DECREE as CD
+from simulate.vijayanagara.rules import search
+from simulate.vijayanagara.rules.dice import SeededDice
+from simulate.vijayanagara.rules.events import SIDES  # an Event's two texts (2.3.4)
+from simulate.vijayanagara.rules.pieces import INDEX
+from simulate.vijayanagara.rules.sequence import COMMAND, EVENT_OPTION, LIMITED, PASS
+from simulate.vijayanagara.rules.sequence import COMMAND_DECREE as CD
 
 from .protocol import Policy
 
@@ -33,7 +33,7 @@ def excluded(spec: str) -> frozenset[str]:
     """The moves named by a search bot's ``exclude`` (actions, 2.3.3, and Commands, 3.2-3.4,
     joined by ``+``), which it never considers: an ablation that shows how much of a
     search's gain comes from, say, its Events (``exclude=event``). ValueError on a bad name."""
-    from simulate.rules.ruleset import load_rules
+    from simulate.vijayanagara.rules.ruleset import load_rules
 
     names = frozenset(x for x in str(spec).split("+") if x)
     commands = {c for f in load_rules().factions.values() for c in f["commands"]}

@@ -5,9 +5,9 @@ from __future__ import annotations
 from conftest import empty_state, make_ctx
 from rules_support import asked, plan
 
-from simulate.rules import combat, invariants
-from simulate.rules.pieces import BK, DS, MI, VE
-from simulate.rules.tracks import gain_cavalry, lose_cavalry
+from simulate.vijayanagara.rules import combat, invariants
+from simulate.vijayanagara.rules.pieces import BK, DS, MI, VE
+from simulate.vijayanagara.rules.tracks import gain_cavalry, lose_cavalry
 
 
 def test_cavalry_is_gained_from_the_pool(rules):

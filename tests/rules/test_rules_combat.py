@@ -6,11 +6,11 @@ from __future__ import annotations
 from conftest import empty_state, make_ctx, put, sid
 from rules_support import asked, plan
 
-from simulate.rules import combat, commands, invariants
-from simulate.rules import pieces as P
-from simulate.rules.commands import attack
-from simulate.rules.commands import mongol as mongol_cmds
-from simulate.rules.control import set_independent
+from simulate.vijayanagara.rules import combat, commands, invariants
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.commands import attack
+from simulate.vijayanagara.rules.commands import mongol as mongol_cmds
+from simulate.vijayanagara.rules.control import set_independent
 
 MISS = [6] * 8
 

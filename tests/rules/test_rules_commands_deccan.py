@@ -6,10 +6,10 @@ from __future__ import annotations
 from conftest import empty_state, make_ctx, put, sid
 from rules_support import asked, plan
 
-from simulate.rules import commands, invariants
-from simulate.rules import pieces as P
-from simulate.rules.control import set_independent
-from simulate.rules.state import TUGHLAQ
+from simulate.vijayanagara.rules import commands, invariants
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.control import set_independent
+from simulate.vijayanagara.rules.state import TUGHLAQ
 
 
 def _spaces(ctx, f, name):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from conftest import empty_state, make_ctx, put, sid
 from rules_support import asked, plan
 
-from simulate.rules import commands, invariants
-from simulate.rules import pieces as P
-from simulate.rules.control import set_independent
+from simulate.vijayanagara.rules import commands, invariants
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.control import set_independent
 
 # --- Conscript (3.2.1)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from conftest import empty_state, make_ctx, put, sid
 
-from simulate.rules import invariants
-from simulate.rules import pieces as P
-from simulate.rules.control import set_independent, set_tributary
-from simulate.rules.placement import move, place, remove
+from simulate.vijayanagara.rules import invariants
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.control import set_independent, set_tributary
+from simulate.vijayanagara.rules.placement import move, place, remove
 
 
 def _independent(ctx, name):

@@ -7,9 +7,9 @@ import pytest
 from conftest import empty_state, make_ctx, put, sid
 from rules_support import asked, plan
 
-from simulate.rules import decrees, invariants
-from simulate.rules import pieces as P
-from simulate.rules.control import set_independent
+from simulate.vijayanagara.rules import decrees, invariants
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.control import set_independent
 
 
 def _pr(rules, *names):

@@ -6,9 +6,9 @@ from __future__ import annotations
 from conftest import make_ctx, put, sid
 from rules_support import asked, plan
 
-from simulate.rules import invariants
-from simulate.rules import pieces as P
-from simulate.rules.influence import shift
+from simulate.vijayanagara.rules import invariants
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.influence import shift
 
 
 def test_reaching_a_slot_releases_its_units_to_available(rules):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from conftest import empty_state, make_ctx, put, sid
 
-from simulate.rules import invariants
-from simulate.rules import pieces as P
-from simulate.rules.control import set_independent
-from simulate.rules.invariants import InvariantError
+from simulate.vijayanagara.rules import invariants
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.control import set_independent
+from simulate.vijayanagara.rules.invariants import InvariantError
 
 
 @pytest.fixture

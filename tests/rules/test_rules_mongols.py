@@ -5,9 +5,9 @@ from __future__ import annotations
 from conftest import empty_state, make_ctx, put, sid
 from rules_support import asked, kinds, plan, readings_rules
 
-from simulate.rules import invariants, invasion
-from simulate.rules import pieces as P
-from simulate.rules.commands import mongol
+from simulate.vijayanagara.rules import invariants, invasion
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.commands import mongol
 
 MISS = [6] * 8
 

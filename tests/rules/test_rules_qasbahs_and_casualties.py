@@ -7,10 +7,10 @@ import pytest
 from conftest import empty_state, make_ctx, put, sid
 from rules_support import asked, plan
 
-from simulate.rules import commands, invariants
-from simulate.rules import pieces as P
-from simulate.rules.commands import govern
-from simulate.rules.invariants import InvariantError
+from simulate.vijayanagara.rules import commands, invariants
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.commands import govern
+from simulate.vijayanagara.rules.invariants import InvariantError
 
 MISS = [6] * 8
 

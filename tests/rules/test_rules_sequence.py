@@ -6,9 +6,9 @@ from __future__ import annotations
 from conftest import Scripted, make_ctx
 from rules_support import asked, plan, readings_rules
 
-from simulate.rules import invariants, sequence
-from simulate.rules import pieces as P
-from simulate.rules.pieces import BK, DS, VE
+from simulate.vijayanagara.rules import invariants, sequence
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.pieces import BK, DS, VE
 
 
 def _card(rules, card_id):

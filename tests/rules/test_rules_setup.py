@@ -7,11 +7,11 @@ from collections import Counter
 
 import pytest
 
-from simulate.rules import invariants, victory
-from simulate.rules import pieces as P
-from simulate.rules.ruleset import EVENT, MONGOL_CARD, SUCCESSION, TIMURID
-from simulate.rules.setup import new_state
-from simulate.rules.state import KHALJI
+from simulate.vijayanagara.rules import invariants, victory
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.ruleset import EVENT, MONGOL_CARD, SUCCESSION, TIMURID
+from simulate.vijayanagara.rules.setup import new_state
+from simulate.vijayanagara.rules.state import KHALJI
 
 # 2.1: the pieces printed for each space (counter name -> number); everything else is empty
 SETUP_MAP = {

@@ -5,10 +5,10 @@ from __future__ import annotations
 from conftest import empty_state, make_ctx, put, sid
 from rules_support import asked, plan
 
-from simulate.rules import commands, invariants, succession
-from simulate.rules import pieces as P
-from simulate.rules.control import set_independent
-from simulate.rules.state import KHALJI, TUGHLAQ
+from simulate.vijayanagara.rules import commands, invariants, succession
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules.control import set_independent
+from simulate.vijayanagara.rules.state import KHALJI, TUGHLAQ
 
 # --- Zenith of the Delhi Sultanate (2.5.1)
 

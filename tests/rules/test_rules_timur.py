@@ -5,8 +5,8 @@ from __future__ import annotations
 from conftest import empty_state, make_ctx, put, sid
 from rules_support import readings_rules
 
-from simulate.rules import invariants, invasion, sequence, victory
-from simulate.rules import pieces as P
+from simulate.vijayanagara.rules import invariants, invasion, sequence, victory
+from simulate.vijayanagara.rules import pieces as P
 
 
 def _timurid(rules, which):

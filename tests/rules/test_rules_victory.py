@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import empty_state, make_ctx, put, sid
 
-from simulate.rules import pieces as P
-from simulate.rules import victory
-from simulate.rules.control import set_independent
+from simulate.vijayanagara.rules import pieces as P
+from simulate.vijayanagara.rules import victory
+from simulate.vijayanagara.rules.control import set_independent
 
 
 def _pr(rules, *names):

@@ -1,0 +1,1 @@
+"""Vijayanagara (GMT Games, 2023): its rules engine, data, records and report sections."""

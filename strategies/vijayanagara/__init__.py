@@ -1,0 +1,1 @@
+"""Vijayanagara's bots: the heuristic, its value model and lineups, and their fitting."""
