@@ -24,7 +24,9 @@ from simulate.vijayanagara.rules.event_deck import validate_deck_dict
 from simulate.vijayanagara.rules.state import TUGHLAQ
 
 DS, BK, VE = P.DS, P.BK, P.VE
-EVENTS_YAML = Path(__file__).resolve().parent.parent / "simulate" / "vijayanagara" / "data" / "events.yaml"
+EVENTS_YAML = (
+    Path(__file__).resolve().parent.parent / "simulate" / "vijayanagara" / "data" / "events.yaml"
+)
 _OP = TypeAdapter(Op)
 
 

@@ -215,8 +215,8 @@ def test_the_code_that_plays_has_no_other_float_reduction():
 
 def test_the_key_float_sums_of_play_are_the_helper():
     from simulate.ai import challenger
-    from strategies.vijayanagara import value_model
     from strategies.search import prior
+    from strategies.vijayanagara import value_model
     from strategies.vijayanagara.heuristic import deccan, faction_bot, sultanate
 
     for module in (challenger, value_model, deccan, faction_bot, sultanate, prior):

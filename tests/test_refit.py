@@ -18,7 +18,9 @@ def _recipe(tmp_path, steps: str):
 
 
 def _lineup_seats_with(key: str) -> set[str]:
-    lineup = tomllib.loads((ROOT / "strategies" / "vijayanagara" / "lineups" / "heuristic.toml").read_text())
+    lineup = tomllib.loads(
+        (ROOT / "strategies" / "vijayanagara" / "lineups" / "heuristic.toml").read_text()
+    )
     return {f for f, seat in lineup["seat"].items() if key in seat.get("search", {})}
 
 
