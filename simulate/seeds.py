@@ -10,8 +10,6 @@ import random
 
 import numpy as np
 
-STREAMS = ("deck", "dice", "DS", "BK", "VE")
-
 
 def game_seed(master: int, index: int) -> int:
     """The seed of game ``index`` of a study with seed ``master`` (a 63-bit integer)."""
@@ -21,15 +19,16 @@ def game_seed(master: int, index: int) -> int:
     return (int(state[0]) << 31) ^ int(state[1])
 
 
-def streams(seed: int) -> dict[str, random.Random]:
-    """Independent generators for one game: deck shuffle, dice, and one per strategy.
+def streams(seed: int, names: tuple[str, ...]) -> dict[str, random.Random]:
+    """Independent generators for one game, one per name the game declares (its deck, its dice,
+    one per seat's strategy...).
 
     One SeedSequence draw of 128 bits per stream (cheaper than spawning children, and as
     independent)."""
     if seed < 0:
         raise ValueError("a game seed must be a non-negative integer")
-    words = np.random.SeedSequence(seed).generate_state(4 * len(STREAMS), np.uint32).tobytes()
+    words = np.random.SeedSequence(seed).generate_state(4 * len(names), np.uint32).tobytes()
     return {
         name: random.Random(int.from_bytes(words[16 * i : 16 * (i + 1)], "little"))
-        for i, name in enumerate(STREAMS)
+        for i, name in enumerate(names)
     }

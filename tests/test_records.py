@@ -7,18 +7,19 @@ import pyarrow as pa
 import pytest
 
 from simulate import play_game
-from simulate.study.records import Columns, _pack, _unpack
+from simulate.study.records import _pack, _unpack, default_layout
+from simulate.vijayanagara.declaration import outcome
 from simulate.vijayanagara.result import TurnRecord
 
 
 def test_the_turns_table_holds_each_turn_record_as_a_row():
-    result = play_game(5, "random")
-    cols = Columns("turns")
+    result = outcome(play_game(5, "random"))
+    cols = default_layout().columns_of("turns")
     cols.add_turns(result, 7, "base", None)
     cols.add_turns(result, 8, "base", "field")
     rows = cols.to_table().to_pylist()
-    assert len(rows) == 2 * len(result.turns)
-    for row, rec in zip(rows, result.turns * 2, strict=True):
+    assert len(rows) == 2 * len(result.steps)
+    for row, rec in zip(rows, result.steps * 2, strict=True):
         assert {name: row[name] for name in TurnRecord._fields} == rec._asdict()
     assert {r["game_index"] for r in rows} == {7, 8}
     assert rows[0]["lineup"] is None and rows[-1]["lineup"] == "field"

@@ -141,7 +141,7 @@ def test_seeds_depend_on_master_and_index_only():
 
 def _games_table(n: int, variant: str = "base", first: int = 0) -> pa.Table:
     rows = [
-        records.error_row(
+        records.default_layout().error_row(
             run_id="r",
             variant=variant,
             game_index=first + k,

@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from simulate.analysis.stats import wilson_interval
-from simulate.study import dataset
-from simulate.vijayanagara.result import FACTIONS
+from simulate.study import dataset, records
 
 
 @dataclass(frozen=True)
@@ -32,13 +31,19 @@ class VariantSummary:
 
 
 def summarize(
-    directory: Path | dict[str, list[Any]], variants: Sequence[str] | None = None
+    directory: Path | dict[str, list[Any]],
+    variants: Sequence[str] | None = None,
+    layout: records.Layout | None = None,
 ) -> list[VariantSummary]:
-    """Win rate (95% Wilson interval), mean VP, ties and failures per variant and Faction.
+    """Win rate (95% Wilson interval), mean score, ties and failures per variant and seat.
 
-    ``directory`` is a run directory, or what ``outcomes`` read from one.
+    ``directory`` is a run directory, or what ``outcomes`` read from one (then ``layout``
+    names its game and seats; None: the default game's).
     """
-    t = directory if isinstance(directory, dict) else dataset.outcomes(directory)
+    if isinstance(directory, dict):
+        t, layout = directory, layout or records.default_layout()
+    else:
+        t, layout = dataset.outcomes(directory), dataset.layout_of(directory)
     if any(t.get("lineup") or ()):  # a multi-lineup study: one summary per variant x lineup
         t = dict(t) | {
             "variant": [
@@ -52,9 +57,10 @@ def summarize(
         ok = [i for i in idx if t["error"][i] is None]
         n = len(ok)
         factions = {}
-        for f in FACTIONS:
+        for f in layout.seats:
             wins = sum(1 for i in ok if t["winner"][i] == f)
-            vps = [t[f"vp_{f}"][i] for i in ok if t[f"vp_{f}"][i] is not None]
+            col = t[layout.game.score_column(f)]
+            vps = [col[i] for i in ok if col[i] is not None]
             lo, hi = wilson_interval(wins, n) if n else (math.nan, math.nan)
             factions[f] = FactionSummary(
                 wins, wins / n if n else math.nan, lo, hi, sum(vps) / len(vps) if vps else None

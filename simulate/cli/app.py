@@ -74,7 +74,28 @@ class VsimGroup(click.Group):
 @click.group(cls=VsimGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version=package_version(), message=f"vsim %(version)s ({native.summary()})")
 def cli() -> None:
-    """Monte Carlo balance analysis for Vijayanagara (factions DS, BK, VE)."""
+    """Monte Carlo balance analysis for board games (`vsim games` lists the installed games;
+    commands that play take --game NAME, commands that read a run folder use its game)."""
+
+
+def resolve_game(ref: str | None) -> Any:
+    """The game ``--game`` names (InputError, one line, for a game that is not installed)."""
+    from simulate.games import get
+
+    try:
+        return get(ref)
+    except ValueError as exc:
+        raise InputError(one_line(str(exc))) from None
+
+
+game_option = click.option(
+    "--game",
+    "game",
+    default="vijayanagara",
+    show_default=True,
+    metavar="NAME",
+    help="The game to play: an installed game (`vsim games` lists them) or package.module:OBJECT.",
+)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -17,7 +17,7 @@ from simulate.vijayanagara.result import FACTIONS
 
 @cli.command()
 @click.option(
-    "--field", "field", multiple=True, metavar="[all|DS|BK|VE=]SPEC",
+    "--field", "field", multiple=True, metavar="[all|SEAT=]SPEC",
     help="The field's lineup, as --strategy of vsim run (default: the registry default).",
 )  # fmt: skip
 @click.option(

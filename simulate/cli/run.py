@@ -12,15 +12,16 @@ from typing import Any
 import click
 
 from simulate.analysis.summary import summarize
-from simulate.cli.app import InputError, cli
+from simulate.games import get as get_game
+from simulate.cli.app import InputError, cli, game_option
 from simulate.cli.app import one_line as _one_line
+from simulate.study import records
 from simulate.study import runs as runner
 from simulate.study.backends import BACKENDS, default_jobs
 from simulate.study.dataset import cell_label
 from simulate.study.errors import RunError
-from simulate.study.manifest import PROVISIONAL_NOTE
+from simulate.study.manifest import provisional_note
 from simulate.study.specs import DEFAULT_GAMES, Study
-from simulate.vijayanagara.result import FACTIONS
 
 
 class Bar(runner.Progress):
@@ -146,12 +147,12 @@ def progress_bar(enabled: bool) -> Any:
     help="Worker processes (default: all cores; -1 also means all cores).",
 )  # fmt: skip
 @click.option(
-    "--strategy", "strategy", multiple=True, metavar="[all|DS|BK|VE=]SPEC",
-    help="Strategy spec for all factions or one (repeatable); a registered name, "
+    "--strategy", "strategy", multiple=True, metavar="[all|SEAT=]SPEC",
+    help="Strategy spec for all seats or one (repeatable); a registered name, "
     "name:key=value,... or package.module:Class. Default: the registry default.",
 )  # fmt: skip
 @click.option(
-    "--lineup", "lineup", multiple=True, metavar="NAME=[all|DS|BK|VE=]SPEC",
+    "--lineup", "lineup", multiple=True, metavar="NAME=[all|SEAT=]SPEC",
     help="Play every variant under several lineups on the same seeds (repeatable; the values "
     "of one NAME build its lineup on top of --strategy). The report then compares variants "
     "under each lineup side by side.",
@@ -223,6 +224,7 @@ def progress_bar(enabled: bool) -> Any:
     "--report/--no-report", default=True, show_default=True,
     help="Write the balance report (DIR/report/report.html) when the run ends.",
 )  # fmt: skip
+@game_option
 @click.pass_context
 def run(
     ctx: click.Context,
@@ -249,6 +251,7 @@ def run(
     max_games: int,
     stop_at_first_change: bool,
     report: bool,
+    game: str,
 ) -> None:
     """Play a study of games in parallel and write a Parquet dataset.
 
@@ -274,7 +277,9 @@ def run(
             f"--decision-timeout must be a positive number of seconds, got {decision_timeout}"
         )
     try:
-        study = Study.create(games, seed, strategy, variant, trace, lineup, settings, sweep)
+        study = Study.create(
+            games, seed, strategy, variant, trace, lineup, settings, sweep, game=game
+        )
     except RunError as exc:
         raise InputError(str(exc)) from None
     out = out if out is not None else runner.default_out()
@@ -440,7 +445,9 @@ def _summary_json(report: runner.RunReport, study: Study) -> dict[str, Any]:
                     for f, fs in s.factions.items()
                 },
             }
-            for s in summarize(report.outcomes, labels)
+            for s in summarize(
+                report.outcomes, labels, records.layout(get_game(study.game), study.seats)
+            )
         ],
     }
 
@@ -483,16 +490,18 @@ def _print_report(console: Any, report: runner.RunReport, study: Study) -> None:
 
     table = Table(title=f"run {report.run_id}: win rates (95% Wilson interval)")
     table.add_column("variant")
-    table.add_column("faction")
+    the_game = get_game(study.game)
+    table.add_column(the_game.seat_word)
     table.add_column("games", justify="right")
     table.add_column("win rate", justify="right")
     table.add_column("95% CI", justify="right")
-    table.add_column("mean VP", justify="right")
+    table.add_column(f"mean {the_game.score_label}", justify="right")
     table.add_column("ties", justify="right")
     table.add_column("failures", justify="right")
     labels = [cell_label(v.name, lineup) for _, v, lineup, _ in study.cells()]
-    for s in summarize(report.outcomes, labels):
-        for i, f in enumerate(FACTIONS):
+    layout = records.layout(the_game, study.seats)
+    for s in summarize(report.outcomes, labels, layout):
+        for i, f in enumerate(study.seats):
             fs = s.factions[f]
             first = i == 0
             table.add_row(
@@ -504,7 +513,7 @@ def _print_report(console: Any, report: runner.RunReport, study: Study) -> None:
                 "-" if fs.mean_vp is None else f"{fs.mean_vp:.2f}",
                 str(s.ties) if first else "",
                 str(s.failures) if first else "",
-                end_section=i == len(FACTIONS) - 1,
+                end_section=i == len(study.seats) - 1,
             )
     console.print(table)
     rate = report.played / report.seconds if report.seconds > 0 else 0.0
@@ -519,7 +528,9 @@ def _print_report(console: Any, report: runner.RunReport, study: Study) -> None:
     console.print(
         f"Data: {report.out}/ ({tables} as Parquet; manifest.json)", highlight=False, soft_wrap=True
     )
-    console.print(f"Note: {PROVISIONAL_NOTE}", highlight=False, soft_wrap=True)
+    note = provisional_note(get_game(study.game))
+    if note:
+        console.print(f"Note: {note}", highlight=False, soft_wrap=True)
     if report.failures:
         names = ", ".join(f"{v}#{k}" for v, k, _ in report.failures[:20])
         more = f" and {len(report.failures) - 20} more" if len(report.failures) > 20 else ""

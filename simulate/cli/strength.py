@@ -16,7 +16,7 @@ from simulate.vijayanagara.result import FACTIONS
 
 @cli.command()
 @click.option(
-    "--rung", "rungs", multiple=True, metavar="NAME=[all|DS|BK|VE=]SPEC",
+    "--rung", "rungs", multiple=True, metavar="NAME=[all|SEAT=]SPEC",
     help="A lineup of the study, weakest first (repeatable; the values of one NAME build its "
     "lineup as --strategy does). Default: heuristic-fast, heuristic, then mcts in every seat "
     "at 1x, 2x and 4x its default budget (mcts-1x, mcts-2x, mcts-4x).",

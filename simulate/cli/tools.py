@@ -9,12 +9,11 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.app import InputError, cli
+from simulate.cli.app import InputError, cli, game_option, resolve_game
 from simulate.cli.app import one_line as _one_line
 from simulate.cli.run import Bar, progress_bar
 from simulate.study.errors import RunError
 from simulate.study.replay import replay as replay_game
-from simulate.vijayanagara.result import FACTIONS
 
 
 @cli.command()
@@ -36,7 +35,7 @@ def replay(
     except RunError as exc:
         raise InputError(str(exc)) from None
     row = outcome.row
-    strategies = ", ".join(f"{f}={row[f'strategy_{f}']}" for f in FACTIONS)
+    strategies = ", ".join(f"{f}={row[f'strategy_{f}']}" for f in outcome.seats)
     click.echo(f"game {game} of variant {row['variant']}: seed {row['seed']}; {strategies}")
     if outcome.error is not None:
         traceback.print_exception(outcome.error)
@@ -51,25 +50,13 @@ def replay(
         )
         ctx.exit(1)
     result = outcome.result
-    names = _Names(replay_rules(directory, row["variant"]))
-    if trace and result.actions is not None:
-        click.echo(f"{'card':>4} {'who':<3} {'decision':<24} choice")
-        for a in result.actions:
-            click.echo(f"{a.turn:>4} {a.faction:<3} {a.kind:<24} {names.option(a.kind, a.option)}")
-    else:
-        click.echo(
-            f"{'card':>4} {'id':<4} {'title':<28} {'faction':<7} {'action':<40} {'VP':>3} "
-            f"{'Res':>4}"
-        )
-        for t in result.turns:
-            what = t.action + (f" {t.command}" if t.command else "")
-            what += f" + {t.decree}" if t.decree else ""
-            click.echo(
-                f"{t.turn:>4} {t.card_id:<4} {names.card(t.card_id, t.card_kind):<28.28} "
-                f"{t.faction:<7} {what:<40} {t.vp:>3} {t.resources:>4}"
-            )
-    vp = ", ".join(f"{f} {result.vp.get(f)}" for f in FACTIONS)
-    click.echo(f"winner {result.winner or 'none (tie)'}; VP {vp}; tiebreak {result.tiebreak}")
+    for line in outcome.game.replay_lines(result, outcome.rules, trace):
+        click.echo(line)
+    scores = ", ".join(f"{f} {result.scores.get(f)}" for f in outcome.seats)
+    label = outcome.game.score_label
+    click.echo(
+        f"winner {result.winner or 'none (tie)'}; {label} {scores}; tiebreak {result.tiebreak}"
+    )
     if row["error"] is not None:
         click.echo(
             f"Error: the record has an error but the game played through: {_one_line(row['error'])}",
@@ -84,36 +71,6 @@ def replay(
         )
         ctx.exit(1)
     click.echo(f"final state digest matches the record ({result.state_digest})")
-
-
-class _Names:
-    """Card titles and space names for a person reading a replay (decisions.py: options
-    that are space ids are shown as names)."""
-
-    SPACE_KINDS = frozenset(
-        {"space", "demand_obedience", "campaign_origin", "campaign_step", "build"}
-        | {"compel_space", "mongol_attack_space", "plunder_troop", "event_space"}
-    )
-
-    def __init__(self, rules) -> None:
-        self.spaces = rules.board.names
-        self.titles = {c.id: c.title for c in rules.cards}
-
-    def card(self, card_id: str, kind: str) -> str:
-        return self.titles.get(card_id) or kind
-
-    def option(self, kind: str, option: str) -> str:
-        if kind in self.SPACE_KINDS and option.isdigit() and int(option) < len(self.spaces):
-            return self.spaces[int(option)]
-        return option
-
-
-def replay_rules(directory: Path, variant: str):
-    """The compiled Rules of a run's variant (for names only)."""
-    from simulate.study.batch import compiled_rules
-    from simulate.study.replay import study_from_manifest
-
-    return compiled_rules(study_from_manifest(directory)[2][variant])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,15 +110,34 @@ def variants() -> None:
     click.echo(f"Or give the path of a .toml file (format: {VARIANTS_DIR / 'base.toml'}).")
 
 
+SOAK_DEFAULT = ("random", "heuristic")
+
+
+@cli.command()
+def games() -> None:
+    """List the installed games, one line each: the name --game takes, seats and title."""
+    from simulate.games import get, names
+
+    for name in names():
+        try:
+            game = get(name)
+            seats = game.seats()
+            click.echo(f"{name:<16} {len(seats)} seats ({', '.join(seats)})  {game.title}")
+        except Exception as exc:  # a broken third-party game: say so, list the others
+            click.echo(f"{name:<16} does not load: {_one_line(str(exc))}")
+
+
 @cli.command()
 @click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed (>= 0).")
 @click.option(
-    "--strategy", "strategy", multiple=True, default=("random", "heuristic"), show_default=True,
-    help="Strategies sharing the games, each on the same seeds (repeatable).",
+    "--strategy", "strategy", multiple=True, default=SOAK_DEFAULT, show_default=True,
+    help="Strategies sharing the games, each on the same seeds (repeatable; default for a "
+    "game without a heuristic: random and its default lineup).",
 )  # fmt: skip
 @click.option("--variant", default=None, help="Variant name or path (default: base).")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")
+@game_option
 @click.pass_context
 def soak(
     ctx: click.Context,
@@ -170,23 +146,26 @@ def soak(
     strategy: tuple[str, ...],
     variant: str | None,
     jobs: int | None,
+    game: str,
 ) -> None:
     """Play many games checking every invariant after every action; report each failure
     with a repro command. Exit status 0 if none failed, 3 otherwise."""
+    from simulate.study.batch import compiled_rules
     from simulate.study.soak import soak as run_soak
-    from simulate.vijayanagara.rules.datafiles import DataError
-    from simulate.vijayanagara.rules.ruleset import load_rules
-    from strategies.registry import UnknownStrategy, make
+    from strategies.registry import make
 
     if games < 1:
         raise InputError(f"--games must be a positive integer, got {games}")
     if seed < 0:
         raise InputError(f"--seed must be a non-negative integer, got {seed}")
+    the_game = resolve_game(game)
+    if strategy == SOAK_DEFAULT and "heuristic" not in the_game.lineups().values():
+        strategy = tuple(dict.fromkeys(("random", the_game.lineups()["default"])))
     try:
         for spec in strategy:
             make(spec)
-        load_rules(variant)
-    except (UnknownStrategy, ValueError, DataError) as exc:
+        compiled_rules(the_game.load_variant(variant), the_game)
+    except Exception as exc:  # an unknown strategy or parameter, a bad variant: one line
         raise InputError(_one_line(str(exc))) from None
     failures = []
     done = 0
@@ -195,7 +174,7 @@ def soak(
         tracker = Bar(bar)
         tracker.start(games, 0)
         for failure in run_soak(
-            games, seed, tuple(strategy), variant, jobs or 0, progress=tracker.advance
+            games, seed, tuple(strategy), variant, jobs or 0, progress=tracker.advance, game=game
         ):
             failures.append(failure)
             click.echo(

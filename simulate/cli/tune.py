@@ -24,7 +24,7 @@ from simulate.study.errors import RunError
     help="Games of each new candidate; promising ones get more (racing).",
 )  # fmt: skip
 @click.option(
-    "--strategy", "strategies", multiple=True, metavar="[all|DS|BK|VE=]SPEC",
+    "--strategy", "strategies", multiple=True, metavar="[all|SEAT=]SPEC",
     help="The bots, as in vsim run (default: the registry default).",
 )  # fmt: skip
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed (>= 0).")

@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from simulate.games import DEFAULT, Game
+from simulate.games import get as get_game
 from simulate.seeds import game_seed
 from simulate.study import records
 from simulate.study.backends import Backend, default_jobs, execute, open_backend
@@ -74,6 +76,7 @@ class Batch:
     # called with the game's Context after every action (a check: ``vsim soak``'s invariants);
     # a module-level function, so that a worker process can be handed it
     on_action: Callable[[Any], None] | None = None
+    game: str = DEFAULT  # the game's reference (simulate.games.registry), resolved in workers
 
     def __len__(self) -> int:
         return len(self.chunk)
@@ -126,32 +129,39 @@ def play_batch(
     A game whose strategy or the engine raises becomes an error row; the batch goes on.
     ``settle_heap`` (worker processes only): see ``_settle_heap``.
     """
-    from simulate import play_game
+    from strategies.registry import make
 
     started = time.perf_counter()
     chunk, strategies, name = batch.chunk, dict(batch.strategies), batch.variant.name
+    game = get_game(batch.game)
     try:
-        rules: Any = compiled_rules(batch.variant)
-    except Exception:  # every game will raise it again, and record it
-        rules = batch.variant
-    games = records.Columns("games")
-    turns = records.Columns("turns")
-    actions = records.Columns("actions") if batch.trace else None
+        rules: Any = compiled_rules(batch.variant, game)
+        compile_error = None
+    except Exception as exc:  # every game will raise it again, and record it
+        rules, compile_error = None, exc
+    seats = tuple(strategies) if rules is None else game.seats(rules)
+    layout = records.layout(game, seats)
+    games = layout.columns_of("games")
+    turns = layout.columns_of("turns")
+    actions = layout.columns_of("actions") if batch.trace else None
     failures: list[tuple[int, str]] = []
     raised: dict[int, str] = {}
     for k in chunk.indices:
         seed = game_seed(batch.master_seed, k)
         t0 = time.perf_counter()
         try:
-            result = play_game(
+            if compile_error is not None:
+                raise compile_error
+            agents = [make(strategies[s]) for s in seats]
+            result = game.play(
                 seed,
-                dict(strategies),
+                agents,
                 rules,
                 trace=batch.trace,
                 on_action=batch.on_action,
                 decision_timeout=decision_timeout,
             )
-            row = records.game_row(
+            row = layout.game_row(
                 result,
                 run_id=batch.run_id,
                 variant=name,
@@ -161,13 +171,13 @@ def play_batch(
                 lineup=batch.lineup,
             )
             if result.seed != seed:
-                raise RuntimeError(f"play_game returned seed {result.seed}, expected {seed}")
+                raise RuntimeError(f"the game returned seed {result.seed}, expected {seed}")
         except Exception as exc:
             error = error_text(exc, k, name)
             failures.append((k, error))
             raised[k] = raised_at(exc)
             games.add_row(
-                records.error_row(
+                layout.error_row(
                     run_id=batch.run_id,
                     variant=name,
                     game_index=k,
@@ -191,19 +201,18 @@ def play_batch(
     return BatchResult(batch, tables, failures, time.perf_counter() - started, raised)
 
 
-_RULES: dict[tuple[str, str], Any] = {}
+_RULES: dict[tuple[str, str, str], Any] = {}
 _HEAP_SETTLED: list[bool] = []  # non-empty once this process has frozen its heap (_settle_heap)
 
 
-def compiled_rules(variant: Any) -> Any:
-    """The compiled Rules of a variant, compiled once per process (compiling costs far more
+def compiled_rules(variant: Any, game: Game | None = None) -> Any:
+    """The compiled rules of a variant, compiled once per process (compiling costs far more
     than playing a game)."""
-    key = (variant.name, variant.digest)
+    game = game or get_game()
+    key = (game.ref or game.name, variant.name, variant.digest)
     rules = _RULES.get(key)
     if rules is None:
-        from simulate.vijayanagara.rules.ruleset import load_rules
-
-        rules = _RULES[key] = load_rules(variant)
+        rules = _RULES[key] = game.compile(variant)
     return rules
 
 
@@ -340,7 +349,10 @@ def batches(
     workers: int | None = None,
     run_id: str = "",
     trace: bool = False,
+    game: str = DEFAULT,
 ) -> list[Batch]:
     """The batches that play game indices ``games`` of ``variant`` with ``strategies``."""
     chunks = plan({variant.name: consecutive_runs(games)}, size, workers or default_jobs())
-    return [Batch(c, variant, dict(strategies), master_seed, run_id, trace) for c in chunks]
+    return [
+        Batch(c, variant, dict(strategies), master_seed, run_id, trace, game=game) for c in chunks
+    ]

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from simulate.games import get as get_game
 from simulate.study import manifest as manifest_mod
 from simulate.study import records
-from simulate.vijayanagara.result import FACTIONS
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -126,19 +126,32 @@ def done_games(directory: Path, lineups: bool = False) -> dict[str, set[int]]:
     return out
 
 
+def layout_of(directory: Path) -> records.Layout:
+    """The table layout of the run in ``directory``: its manifest's game and seats (a folder
+    written before runs named their game is the default game's, at its seats)."""
+    try:
+        man = json.loads((Path(directory) / manifest_mod.MANIFEST).read_text())
+    except (OSError, ValueError):
+        man = {}
+    game = get_game(man.get("game") if isinstance(man, dict) else None)
+    seats = man.get("seats") if isinstance(man, dict) else None
+    return records.layout(game, tuple(seats) if seats else game.seats())
+
+
 def read_table(directory: Path, table: str, columns: Sequence[str] | None = None) -> pa.Table:
-    """Every row of ``table`` in ``directory``, sorted by ``records.SORT_KEYS``."""
+    """Every row of ``table`` in ``directory``, sorted by its layout's sort keys."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = records.schema(table)
+    found = layout_of(directory)
+    schema = found.schema(table)
     parts = [pq.read_table(p, columns=columns, schema=schema) for p in shards(directory, table)]
     if columns is not None:
         schema = pa.schema([schema.field(c) for c in columns])
     if not parts:
         return schema.empty_table()
     t = pa.concat_tables(parts)
-    keys = [k for k in records.SORT_KEYS[table] if k in t.column_names]
+    keys = [k for k in found.sort_keys[table] if k in t.column_names]
     if keys:
         t = t.sort_by([(k, "ascending") for k in keys])
     return t
@@ -167,19 +180,15 @@ def dataset_digest(directory: Path, tables: Sequence[str] = records.TABLES) -> s
 # Summary
 
 
-_OUTCOME_COLUMNS = [
-    "variant",
-    "lineup",
-    "game_index",
-    "winner",
-    "error",
-    *[f"vp_{f}" for f in FACTIONS],
-]
+_OUTCOME_COLUMNS = ["variant", "lineup", "game_index", "winner", "error"]
 
 
 def outcomes(directory: Path) -> dict[str, list[Any]]:
-    """The columns of the ``games`` table that summaries and ``failures`` read."""
-    return read_table(directory, "games", _OUTCOME_COLUMNS).to_pydict()
+    """The columns of the ``games`` table that summaries and ``failures`` read (the scores
+    as ``<score>_<seat>``)."""
+    found = layout_of(directory)
+    scores = [found.game.score_column(s) for s in found.seats]
+    return read_table(directory, "games", [*_OUTCOME_COLUMNS, *scores]).to_pydict()
 
 
 def failures(directory: Path | dict[str, list[Any]]) -> list[tuple[str, int, str]]:

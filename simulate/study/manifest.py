@@ -24,15 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from simulate import native
-from simulate.vijayanagara.rules.datafiles import DATA_DIR
+from simulate.games import Game
+from simulate.games import get as get_game
 
 FORMAT = 1
 MANIFEST = "manifest.json"
 PACKAGE = "vijayanagara-sim"
-PROVISIONAL_NOTE = (
-    "The map's Prosperity values and most adjacencies and the whole Event deck are "
-    "provisional stand-ins, not the printed game: read results as such."
-)
 _ROOT = Path(__file__).resolve().parents[2]  # the checkout (pyproject.toml, .git)
 
 
@@ -123,13 +120,14 @@ def _is_provisional(path: Path) -> bool:
         return False
 
 
-def data_files(data_dir: Path = DATA_DIR) -> dict[str, dict[str, Any]]:
-    """Every file under ``simulate/vijayanagara/data/`` (events file included): sha256 and provisional.
-
-    A file counts as provisional when it marks entries so (the map and the Event deck mark
-    their stand-in entries ``provisional``).
-    """
+def data_files(data_dir: Path | None = None) -> dict[str, dict[str, Any]]:
+    """Every file under a game's data folder (the default game's when None): sha256 and
+    whether it is provisional (it marks entries so, as Vijayanagara's map and Event deck
+    mark their stand-ins)."""
+    data_dir = get_game().data_dir() if data_dir is None else data_dir
     out: dict[str, dict[str, Any]] = {}
+    if data_dir is None:
+        return out
     for path in sorted(p for p in data_dir.rglob("*") if p.is_file()):
         if "__pycache__" in path.parts:
             continue
@@ -187,12 +185,21 @@ def write(directory: Path, manifest: dict[str, Any]) -> Path:
     return path
 
 
-def provenance(files: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+def provisional_note(game: Game | None = None) -> str | None:
+    """The game's sentence on its stand-in data (None when its data are the printed game's)."""
+    return (game or get_game()).provisional
+
+
+def provenance(
+    files: dict[str, dict[str, Any]] | None = None, game: Game | None = None
+) -> dict[str, Any]:
     """The manifest fields every command that writes a dataset records: package, commit,
-    data files and whether they are provisional, environment, command line, times."""
+    the game, its data files and whether they are provisional, environment, command line,
+    times."""
     import sys
 
-    files = files or data_files()
+    game = game or get_game()
+    files = data_files(game.data_dir()) if files is None else files
     return {
         "format": FORMAT,
         "package": {"name": PACKAGE, "version": package_version()},
@@ -201,8 +208,9 @@ def provenance(files: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]
         "provisional": {
             "any": any(f["provisional"] for f in files.values()),
             "files": [name for name, f in files.items() if f["provisional"]],
-            "note": PROVISIONAL_NOTE,
+            "note": game.provisional,
         },
+        "game": game.ref or game.name,
         "environment": environment(),
         "argv": [Path(sys.argv[0]).name, *sys.argv[1:]] if sys.argv else [],
         "start_time": now(),
@@ -211,14 +219,13 @@ def provenance(files: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]
     }
 
 
-def variant_entry(variant: Any, out: Path) -> dict[str, Any]:
+def variant_entry(variant: Any, out: Path, game: str | None = None) -> dict[str, Any]:
     """A variant as a manifest records it: its content and digest, and where it came from (a
     built-in by name, a file by its path relative to the run folder ``out``)."""
-    from simulate.variants import VARIANTS_DIR
-
+    builtin = get_game(game).variants_dir()
     entry: dict[str, Any] = {"name": variant.name, "description": variant.description}
     path = variant.path
-    if path is not None and Path(path).resolve().parent == VARIANTS_DIR.resolve():
+    if path is not None and builtin and Path(path).resolve().parent == builtin.resolve():
         entry |= {"path": None, "builtin": True}
     elif path is not None:
         rel = os.path.relpath(Path(path).resolve(), Path(out).resolve())

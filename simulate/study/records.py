@@ -3,7 +3,7 @@
 A run directory holds three tables, each a folder of Parquet shards::
 
     DIR/games/part-<variant>-<first>-<last>.parquet     one row per game
-    DIR/turns/part-<variant>-<first>-<last>.parquet     one row per card per Faction
+    DIR/turns/part-<variant>-<first>-<last>.parquet     one row per step (the game declares it)
     DIR/actions/part-<variant>-<first>-<last>.parquet   one row per decision (--trace only)
 
 Every column is deterministic given the run's command (master seed, games, strategies,
@@ -27,7 +27,7 @@ import functools
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from simulate.vijayanagara.result import FACTIONS, GameResult, TurnRecord
+from simulate.games import Game, Outcome
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -37,191 +37,165 @@ TABLES = ("games", "turns", "actions")
 # Columns whose values are not reproducible (wall time); left out of dataset comparisons.
 NONDETERMINISTIC = {"games": ("seconds",), "turns": (), "actions": ()}
 
-# The order rows are compared and presented in (each key is unique within its table).
-SORT_KEYS = {
-    "games": ("variant", "lineup", "game_index"),
-    "turns": ("variant", "lineup", "game_index", "turn", "faction"),
-    "actions": ("variant", "lineup", "game_index", "step"),
-}
-
-# The columns of each table: (name, type, nullable). Types: "string", "int32", "int64",
-# "float64". The pyarrow schemas (GAMES_SCHEMA, ...) are built from these on first use, so
-# that a worker playing games never imports pyarrow.
 _REQ, _OPT = False, True
-GAMES_COLUMNS: tuple[tuple[str, str, bool], ...] = (
-    ("run_id", "string", _REQ),  # stable id from the run's config digest (not a timestamp)
-    ("variant", "string", _REQ),  # the variant's name
-    ("lineup", "string", _OPT),  # the lineup's name (--lineup, a ladder's rung); null: one
-    ("game_index", "int32", _REQ),  # k in 0..games-1
-    ("seed", "int64", _REQ),  # seeds.game_seed(master, k)
-    *((f"strategy_{f}", "string", _REQ) for f in FACTIONS),  # full strategy specs
-    ("winner", "string", _OPT),  # DS | BK | VE; null for an unresolved tie or an error
-    *((f"vp_{f}", "int32", _OPT) for f in FACTIONS),
-    *((f"resources_{f}", "int32", _OPT) for f in FACTIONS),
-    *((f"cavalry_{f}", "int32", _OPT) for f in FACTIONS),
-    ("influence_BK", "int32", _OPT),
-    ("influence_VE", "int32", _OPT),
-    ("mongols_in_delhi_end", "int32", _OPT),
-    ("delhi_timur_bonus", "int32", _OPT),
-    ("tributary_provinces_end", "int32", _OPT),
-    ("controlled_BK_end", "int32", _OPT),
-    ("controlled_VE_end", "int32", _OPT),
-    ("forts_end", "int32", _OPT),
-    ("temples_end", "int32", _OPT),
-    ("troops_lost_to_mongols", "int32", _OPT),
-    ("qasbahs_end", "int32", _OPT),  # Qasbahs on the map at the end, every space
-    ("qasbahs_lost_to_mongols", "int32", _OPT),  # removed by Mongol attacks (3.5.3, 2.6)
-    ("cards_played", "int32", _OPT),
-    ("tiebreak", "string", _OPT),  # none | resources | unresolved
-    ("error", "string", _OPT),  # null, or one line with a repro command
-    ("state_digest", "string", _OPT),  # digest of the final state, checked by `vsim replay`
-    ("seconds", "float64", _OPT),  # wall time: NOT deterministic, see the module doc
-)
-TURNS_COLUMNS: tuple[tuple[str, str, bool], ...] = (
-    ("game_index", "int32", _REQ),
-    ("variant", "string", _REQ),
-    ("lineup", "string", _OPT),
-    ("turn", "int32", _REQ),  # 1-based position of the card in the deck
-    ("card_id", "string", _REQ),
-    ("card_kind", "string", _REQ),  # event | mongol | succession | timurid
-    ("faction", "string", _REQ),
-    # event_unshaded | event_shaded | command_decree | command | limited | pass | none
-    ("action", "string", _REQ),
-    ("command", "string", _OPT),
-    ("decree", "string", _OPT),
-    ("vp", "int32", _OPT),
-    ("resources", "int32", _OPT),
-    ("cavalry", "int32", _OPT),
-    ("influence", "int32", _OPT),  # null for DS
-    ("tributary_provinces", "int32", _OPT),
-    ("controlled_provinces", "int32", _OPT),
-    ("units_on_map", "int32", _OPT),
-    ("mongols_mountain_passes", "int32", _OPT),
-    ("mongols_punjab", "int32", _OPT),
-    ("mongols_delhi", "int32", _OPT),
-    ("qasbahs", "int32", _OPT),  # the Sultanate's Qasbahs on the map after the card
-)
-ACTIONS_COLUMNS: tuple[tuple[str, str, bool], ...] = (
-    ("game_index", "int32", _REQ),
-    ("variant", "string", _REQ),
-    ("lineup", "string", _OPT),
-    ("step", "int32", _REQ),  # 0-based position of the decision in the game
-    ("turn", "int32", _REQ),
-    ("faction", "string", _REQ),
-    ("kind", "string", _REQ),  # the Decision kind
-    ("option", "string", _REQ),  # the chosen option, as text
-)
-COLUMNS = {"games": GAMES_COLUMNS, "turns": TURNS_COLUMNS, "actions": ACTIONS_COLUMNS}
-NAMES = {table: tuple(c[0] for c in cols) for table, cols in COLUMNS.items()}
+_KEYS = (("game_index", "int32", _REQ), ("variant", "string", _REQ), ("lineup", "string", _OPT))
+
+
+class Layout:
+    """The columns of a run's three tables, built from its game's declaration around the
+    generic core: (name, type, nullable) per column; types "string", "int32", "int64",
+    "float64". ``turns`` is the game's per-step table (one row per card per Faction in
+    Vijayanagara); ``actions`` one row per decision of a traced game."""
+
+    def __init__(self, game: Game, seats: tuple[str, ...]) -> None:
+        self.game, self.seats = game, tuple(seats)
+        seat = game.seat_word
+        self.columns: dict[str, tuple[tuple[str, str, bool], ...]] = {
+            "games": (
+                ("run_id", "string", _REQ),  # stable id from the run's config digest
+                ("variant", "string", _REQ),  # the variant's name
+                ("lineup", "string", _OPT),  # the lineup's name (--lineup, a rung); null: one
+                ("game_index", "int32", _REQ),  # k in 0..games-1
+                ("seed", "int64", _REQ),  # seeds.game_seed(master, k)
+                *((f"strategy_{s}", "string", _REQ) for s in self.seats),  # full specs
+                ("winner", "string", _OPT),  # a seat; null for an unresolved tie or an error
+                *((game.score_column(s), "int32", _OPT) for s in self.seats),
+                *((c.name, c.type, c.nullable) for c in game.game_columns),
+                (game.length, "int32", _OPT),  # the game's length in its own unit
+                ("tiebreak", "string", _OPT),  # none | the tiebreak that decided | unresolved
+                ("error", "string", _OPT),  # null, or one line with a repro command
+                ("state_digest", "string", _OPT),  # the final state's, checked by vsim replay
+                ("seconds", "float64", _OPT),  # wall time: NOT deterministic, see the module doc
+            ),
+            "turns": (*_KEYS, *((c.name, c.type, c.nullable) for c in game.step_columns)),
+            "actions": (
+                *_KEYS,
+                ("step", "int32", _REQ),  # 0-based position of the decision in the game
+                ("turn", "int32", _REQ),
+                (seat, "string", _REQ),
+                ("kind", "string", _REQ),  # the Decision kind
+                ("option", "string", _REQ),  # the chosen option, as text
+            ),
+        }
+        self.names = {t: tuple(c[0] for c in cols) for t, cols in self.columns.items()}
+        # the order rows are compared and presented in (each key is unique within its table)
+        self.sort_keys = {
+            "games": ("variant", "lineup", "game_index"),
+            "turns": ("variant", "lineup", "game_index", *game.step_key),
+            "actions": ("variant", "lineup", "game_index", "step"),
+        }
+        self._step_fields = tuple(c.name for c in game.step_columns)
+        self._schemas: dict[str, pa.Schema] = {}
+
+    def schema(self, table: str) -> pa.Schema:
+        """The pyarrow schema of ``table`` (built on first use: a worker never imports it)."""
+        if table not in self._schemas:
+            import pyarrow as pa
+
+            types = {
+                "string": pa.string(),
+                "int32": pa.int32(),
+                "int64": pa.int64(),
+                "float64": pa.float64(),
+            }
+            self._schemas[table] = pa.schema(
+                [pa.field(n, types[k], nullable=null) for n, k, null in self.columns[table]]
+            )
+        return self._schemas[table]
+
+    def game_row(
+        self,
+        result: Outcome,
+        *,
+        run_id: str,
+        variant: str,
+        game_index: int,
+        strategies: Mapping[str, str],
+        seconds: float,
+        lineup: str | None = None,
+    ) -> dict[str, Any]:
+        """The ``games`` row of a finished game."""
+        game = self.game
+        row = self._identity(run_id, variant, game_index, result.seed, strategies, lineup)
+        row["winner"] = result.winner
+        for s in self.seats:
+            row[game.score_column(s)] = result.scores.get(s)
+        for c in game.game_columns:
+            row[c.name] = result.extra.get(c.name)
+        row[game.length] = result.length
+        row["tiebreak"] = result.tiebreak
+        row["error"] = None
+        row["state_digest"] = result.state_digest
+        row["seconds"] = seconds
+        return row
+
+    def error_row(
+        self,
+        *,
+        run_id: str,
+        variant: str,
+        game_index: int,
+        seed: int,
+        strategies: Mapping[str, str],
+        error: str,
+        seconds: float,
+        lineup: str | None = None,
+    ) -> dict[str, Any]:
+        """The ``games`` row of a game that raised: ``error`` filled, the outcome null."""
+        row = dict.fromkeys(self.names["games"])
+        row.update(self._identity(run_id, variant, game_index, seed, strategies, lineup))
+        row["error"] = error
+        row["seconds"] = seconds
+        return row
+
+    def _identity(
+        self,
+        run_id: str,
+        variant: str,
+        game_index: int,
+        seed: int,
+        strategies: Mapping[str, str],
+        lineup: str | None,
+    ) -> dict[str, Any]:
+        row: dict[str, Any] = {
+            "run_id": run_id,
+            "variant": variant,
+            "lineup": lineup,
+            "game_index": game_index,
+            "seed": seed,
+        }
+        for s in self.seats:
+            row[f"strategy_{s}"] = strategies[s]
+        return row
+
+    def columns_of(self, table: str) -> Columns:
+        """An empty gatherer of ``table``'s rows."""
+        return Columns(self, table)
+
+    def table_from_rows(self, table: str, rows: Iterable[Mapping[str, Any]]) -> pa.Table:
+        """An Arrow table of ``table``'s schema from row dicts."""
+        cols = Columns(self, table)
+        for row in rows:
+            cols.add_row(row)
+        return cols.to_table()
+
+    def empty(self, table: str) -> pa.Table:
+        """An empty table with ``table``'s schema."""
+        return self.schema(table).empty_table()
 
 
 @functools.cache
-def schema(table: str) -> pa.Schema:
-    """The pyarrow schema of ``table``."""
-    import pyarrow as pa
-
-    types = {
-        "string": pa.string(),
-        "int32": pa.int32(),
-        "int64": pa.int64(),
-        "float64": pa.float64(),
-    }
-    return pa.schema(
-        [pa.field(name, types[kind], nullable=null) for name, kind, null in COLUMNS[table]]
-    )
+def layout(game: Game, seats: tuple[str, ...]) -> Layout:
+    """The layout of ``game``'s tables at ``seats`` (one per process and seating)."""
+    return Layout(game, seats)
 
 
-_SCHEMA_NAMES = {"GAMES_SCHEMA": "games", "TURNS_SCHEMA": "turns", "ACTIONS_SCHEMA": "actions"}
+def default_layout() -> Layout:
+    """The default game's layout at its base seats (the tables of a run that names none)."""
+    from simulate.games import get
 
-
-def __getattr__(name: str) -> Any:
-    """``GAMES_SCHEMA``, ``TURNS_SCHEMA``, ``ACTIONS_SCHEMA`` and ``SCHEMAS``, built lazily."""
-    if name in _SCHEMA_NAMES:
-        return schema(_SCHEMA_NAMES[name])
-    if name == "SCHEMAS":
-        return {table: schema(table) for table in TABLES}
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-_TURN_FIELDS = tuple(
-    name for name in NAMES["turns"] if name not in ("game_index", "variant", "lineup")
-)
-
-
-def game_row(
-    result: GameResult,
-    *,
-    run_id: str,
-    variant: str,
-    game_index: int,
-    strategies: Mapping[str, str],
-    seconds: float,
-    lineup: str | None = None,
-) -> dict[str, Any]:
-    """The ``games`` row of a finished game."""
-    row = _identity(run_id, variant, game_index, result.seed, strategies, lineup)
-    row["winner"] = result.winner
-    for f in FACTIONS:
-        row[f"vp_{f}"] = result.vp.get(f)
-        row[f"resources_{f}"] = result.resources.get(f)
-        row[f"cavalry_{f}"] = result.cavalry.get(f)
-    row["influence_BK"] = result.influence.get("BK")
-    row["influence_VE"] = result.influence.get("VE")
-    row["mongols_in_delhi_end"] = result.mongols_in_delhi_end
-    row["delhi_timur_bonus"] = result.delhi_timur_bonus
-    row["tributary_provinces_end"] = result.tributary_provinces_end
-    row["controlled_BK_end"] = result.controlled_end.get("BK")
-    row["controlled_VE_end"] = result.controlled_end.get("VE")
-    row["forts_end"] = result.forts_end
-    row["temples_end"] = result.temples_end
-    row["troops_lost_to_mongols"] = result.troops_lost_to_mongols
-    row["qasbahs_end"] = result.qasbahs_end
-    row["qasbahs_lost_to_mongols"] = result.qasbahs_lost_to_mongols
-    row["cards_played"] = result.cards_played
-    row["tiebreak"] = result.tiebreak
-    row["error"] = None
-    row["state_digest"] = result.state_digest
-    row["seconds"] = seconds
-    return row
-
-
-def error_row(
-    *,
-    run_id: str,
-    variant: str,
-    game_index: int,
-    seed: int,
-    strategies: Mapping[str, str],
-    error: str,
-    seconds: float,
-    lineup: str | None = None,
-) -> dict[str, Any]:
-    """The ``games`` row of a game that raised: ``error`` filled, the outcome null."""
-    row = dict.fromkeys(NAMES["games"])
-    row.update(_identity(run_id, variant, game_index, seed, strategies, lineup))
-    row["error"] = error
-    row["seconds"] = seconds
-    return row
-
-
-def _identity(
-    run_id: str,
-    variant: str,
-    game_index: int,
-    seed: int,
-    strategies: Mapping[str, str],
-    lineup: str | None,
-) -> dict[str, Any]:
-    row: dict[str, Any] = {
-        "run_id": run_id,
-        "variant": variant,
-        "lineup": lineup,
-        "game_index": game_index,
-        "seed": seed,
-    }
-    for f in FACTIONS:
-        row[f"strategy_{f}"] = strategies[f]
-    return row
+    game = get()
+    return layout(game, game.seats())
 
 
 class Columns:
@@ -232,53 +206,56 @@ class Columns:
     parent) builds the Arrow table.
     """
 
-    def __init__(self, table: str) -> None:
+    def __init__(self, layout: Layout, table: str) -> None:
+        self.layout = layout
         self.table = table
-        self.data: dict[str, list[Any]] = {name: [] for name in NAMES[table]}
+        self.data: dict[str, list[Any]] = {name: [] for name in layout.names[table]}
 
     def __len__(self) -> int:
-        return len(self.data[NAMES[self.table][0]])
+        return len(self.data[self.layout.names[self.table][0]])
 
     def add_row(self, row: Mapping[str, Any]) -> None:
         for name, values in self.data.items():
             values.append(row[name])
 
     def add_turns(
-        self, result: GameResult, game_index: int, variant: str, lineup: str | None = None
+        self, result: Outcome, game_index: int, variant: str, lineup: str | None = None
     ) -> None:
-        """One row per TurnRecord of the game: the records transposed into columns at once
+        """One row per step record of the game: the records transposed into columns at once
         (one pass in C, not a Python loop per field: 6% of a random game's time)."""
-        turns = result.turns
-        n = len(turns)
+        steps = result.steps
+        n = len(steps)
         self.data["game_index"].extend([game_index] * n)
         self.data["variant"].extend([variant] * n)
         self.data["lineup"].extend([lineup] * n)
         if not n:
             return
-        columns = dict(zip(TurnRecord._fields, zip(*turns, strict=True), strict=True))
-        for name in _TURN_FIELDS:
-            self.data[name].extend(columns[name])
+        for name, values in zip(self.layout._step_fields, zip(*steps, strict=True), strict=True):
+            self.data[name].extend(values)
 
     def add_actions(
-        self, result: GameResult, game_index: int, variant: str, lineup: str | None = None
+        self, result: Outcome, game_index: int, variant: str, lineup: str | None = None
     ) -> None:
-        """One row per ActionRecord of a traced game (none when it was not traced)."""
+        """One row per action record ``(turn, seat, kind, option)`` of a traced game."""
         actions = result.actions or ()
         n = len(actions)
         self.data["game_index"].extend([game_index] * n)
         self.data["variant"].extend([variant] * n)
         self.data["lineup"].extend([lineup] * n)
         self.data["step"].extend(range(n))
-        self.data["turn"].extend([a.turn for a in actions])
-        self.data["faction"].extend([a.faction for a in actions])
-        self.data["kind"].extend([a.kind for a in actions])
-        self.data["option"].extend([a.option for a in actions])
+        seat = self.layout.game.seat_word
+        for name, i in (("turn", 0), (seat, 1), ("kind", 2), ("option", 3)):
+            self.data[name].extend([a[i] for a in actions])
 
     def pack(self) -> Packed:
         """The columns as numpy arrays: strings dictionary-encoded, nulls as a mask."""
         return Packed(
+            self.layout,
             self.table,
-            {name: _pack(self.data[name], kind) for name, kind, _ in COLUMNS[self.table]},
+            {
+                name: _pack(self.data[name], kind)
+                for name, kind, _ in self.layout.columns[self.table]
+            },
         )
 
     def to_table(self) -> pa.Table:
@@ -288,26 +265,32 @@ class Columns:
 class Packed:
     """One table's rows in compact columnar form (see ``Columns.pack``); picklable."""
 
-    __slots__ = ("table", "columns")
+    __slots__ = ("layout", "table", "columns")
 
-    def __init__(self, table: str, columns: dict[str, tuple[str, Any, Any]]) -> None:
+    def __init__(
+        self, layout: Layout, table: str, columns: dict[str, tuple[str, Any, Any]]
+    ) -> None:
+        self.layout = layout
         self.table = table
         self.columns = columns
 
-    def __getstate__(self) -> tuple:
-        return self.table, self.columns
+    def __getstate__(self) -> tuple:  # the layout travels as its game's reference and seats
+        return (self.layout.game.ref, self.layout.seats), self.table, self.columns
 
     def __setstate__(self, state: tuple) -> None:
-        self.table, self.columns = state
+        (game, seats), self.table, self.columns = state
+        from simulate.games import get
+
+        self.layout = layout(get(game), seats)
 
     def __len__(self) -> int:
-        return len(self.columns[NAMES[self.table][0]][1])
+        return len(self.columns[self.layout.names[self.table][0]][1])
 
     def to_table(self) -> pa.Table:
-        """The Arrow table, with ``schema(table)``."""
+        """The Arrow table, with its layout's schema."""
         import pyarrow as pa
 
-        sch = schema(self.table)
+        sch = self.layout.schema(self.table)
         arrays = [_unpack(self.columns[f.name], f.type) for f in sch]
         return pa.Table.from_arrays(arrays, schema=sch)
 
@@ -352,14 +335,32 @@ def _unpack(packed: tuple[str, Any, Any], typ: Any) -> Any:
     return pa.array(data, type=typ, mask=extra)
 
 
+def schema(table: str) -> pa.Schema:
+    """The pyarrow schema of ``table`` in the default game's layout."""
+    return default_layout().schema(table)
+
+
 def table_from_rows(table: str, rows: Iterable[Mapping[str, Any]]) -> pa.Table:
-    """An Arrow table of ``table``'s schema from row dicts."""
-    cols = Columns(table)
-    for row in rows:
-        cols.add_row(row)
-    return cols.to_table()
+    """An Arrow table of ``table``'s schema (the default game's layout) from row dicts."""
+    return default_layout().table_from_rows(table, rows)
 
 
 def empty(table: str) -> pa.Table:
-    """An empty table with ``table``'s schema."""
-    return schema(table).empty_table()
+    """An empty table with ``table``'s schema (the default game's layout)."""
+    return default_layout().empty(table)
+
+
+_SCHEMA_NAMES = {"GAMES_SCHEMA": "games", "TURNS_SCHEMA": "turns", "ACTIONS_SCHEMA": "actions"}
+
+
+def __getattr__(name: str) -> Any:
+    """``GAMES_SCHEMA``, ``SCHEMAS``, ``NAMES``, ``COLUMNS``, ``SORT_KEYS``: the default
+    game's, built lazily (a run's own are ``layout(game, seats)``'s)."""
+    if name in _SCHEMA_NAMES:
+        return schema(_SCHEMA_NAMES[name])
+    if name == "SCHEMAS":
+        return {table: schema(table) for table in TABLES}
+    if name in ("NAMES", "COLUMNS", "SORT_KEYS"):
+        found = default_layout()
+        return {"NAMES": found.names, "COLUMNS": found.columns, "SORT_KEYS": found.sort_keys}[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simulate.games import get as get_game
 from simulate.seeds import game_seed
 from simulate.study import dataset
 from simulate.study import manifest as manifest_mod
+from simulate.study.batch import compiled_rules
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
 from simulate.vijayanagara.rules.datafiles import DataError
@@ -21,9 +23,12 @@ class Replay:
     final state digests agree (``result`` is None and ``error`` set if it raised)."""
 
     row: dict[str, Any]
-    result: Any
+    result: Any  # the game's Outcome
     error: BaseException | None
     matches: bool
+    game: Any = None  # the run's game
+    rules: Any = None  # the variant's compiled rules
+    seats: tuple[str, ...] = ()
 
 
 def study_from_manifest(directory: Path) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
@@ -34,8 +39,11 @@ def study_from_manifest(directory: Path) -> tuple[dict[str, Any], dict[str, str]
         raise RunError(_one_line(exc)) from None
     if man is None:
         raise RunError(f"{directory} has no {manifest_mod.MANIFEST}: not a vsim run directory")
-    from simulate.variants import BASE, Variant, load_variant
+    from simulate.variants import Variant
 
+    game = get_game(man.get("game"))
+    load_variant = game.load_variant
+    BASE = game.base_variant()  # noqa: N806 - the game's implicit base
     variants = {}
     for entry in man.get("variants", []):
         v = None
@@ -95,10 +103,16 @@ def replay(directory: Path, game: int, variant: str | None = None, trace: bool =
     expected = game_seed(int(man["master_seed"]), game)
     if row["seed"] != expected:
         raise RunError(f"game {game} has seed {row['seed']} but the master seed gives {expected}")
-    from simulate import play_game
+    from strategies.registry import make
 
+    the_game = get_game(man.get("game"))
+    seats = tuple(man.get("seats") or the_game.seats())
     try:
-        result = play_game(row["seed"], strategies, variants[variant], trace=trace)
+        rules = compiled_rules(variants[variant], the_game)
+        seats = the_game.seats(rules)
+        agents = [make(strategies[s]) for s in seats]
+        result = the_game.play(row["seed"], agents, rules, trace=trace)
     except Exception as exc:
-        return Replay(row, None, exc, matches=row["error"] is not None)
-    return Replay(row, result, None, matches=result.state_digest == row["state_digest"])
+        return Replay(row, None, exc, matches=row["error"] is not None, game=the_game)
+    matches = result.state_digest == row["state_digest"]
+    return Replay(row, result, None, matches, the_game, rules, seats)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simulate.games import get as get_game
 from simulate.study import dataset, records
 from simulate.study import manifest as manifest_mod
 from simulate.study.backends import Backend, default_jobs, open_backend
@@ -29,7 +30,6 @@ from simulate.study.bot_versions import resolved, resumable
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
 from simulate.study.specs import Study
-from simulate.vijayanagara.result import FACTIONS
 
 _LOCK = ".vsim.lock"
 
@@ -356,7 +356,16 @@ def _run_locked(
 
     progress.start(total, already)
     work = [
-        Batch(c, variant, strategies, study.seed, study.run_id, study.trace, lineup or None)
+        Batch(
+            c,
+            variant,
+            strategies,
+            study.seed,
+            study.run_id,
+            study.trace,
+            lineup or None,
+            game=study.game,
+        )
         for c in chunks
         for variant, strategies, lineup in (cells[c.variant],)
     ]
@@ -415,10 +424,10 @@ def commit(out: Path, result: BatchResult) -> None:
 
 
 def strategy_params(strategies: dict[str, str]) -> dict[str, Any]:
-    """Each Faction's strategy parameters as the strategy resolved them (weights file digests
+    """Each seat's strategy parameters as the strategy resolved them (weights file digests
     included), so that a run's bots can be traced, not only their spec strings."""
     out: dict[str, Any] = {}
-    for f in FACTIONS:
+    for f in strategies:
         try:
             out[f] = resolved(strategies[f])
         except Exception as exc:  # already validated by Study.create; never fail a run here
@@ -426,14 +435,17 @@ def strategy_params(strategies: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-def bots(strategies: dict[str, str]) -> dict[str, Any]:
-    """A lineup's manifest entries: each Faction's strategy parameters and, for a lineup a
-    ladder measured (``strategies/vijayanagara/exploitability.json``), how exploitable it was found."""
+def bots(strategies: dict[str, str], game: str | None = None) -> dict[str, Any]:
+    """A lineup's manifest entries: each seat's strategy parameters and, for a lineup a
+    ladder measured (the game's exploitability file), how exploitable it was found."""
     from strategies.exploitability import measured
 
     params = strategy_params(strategies)
+    path = get_game(game).lineup_files().get("exploitability")
+    if path is None:
+        return {"strategy_params": params, "exploitability": None}
     try:
-        known = measured(strategies, params)
+        known = measured(strategies, params, path)
     except ValueError as exc:
         raise RunError(str(exc)) from None
     return {"strategy_params": params, "exploitability": known}
@@ -471,14 +483,17 @@ def play_session(
     return played, status
 
 
-def shipped_strength() -> dict[str, Any] | None:
-    """The base game's shipped strength curve (``strategies/vijayanagara/strength.json``), recorded in
-    every run's manifest so that its report can say where the answer stands as every seat
-    plays stronger."""
+def shipped_strength(game: str | None = None) -> dict[str, Any] | None:
+    """The base game's shipped strength curve (the game's strength file), recorded in every
+    run's manifest so that its report can say where the answer stands as every seat plays
+    stronger; None for a game that ships none."""
     from strategies.exploitability import shipped_strength as read
 
+    path = get_game(game).lineup_files().get("strength")
+    if path is None:
+        return None
     try:
-        return read()
+        return read(path)
     except ValueError as exc:
         raise RunError(str(exc)) from None
 
@@ -486,17 +501,20 @@ def shipped_strength() -> dict[str, Any] | None:
 def new_manifest(study: Study, out: Path) -> dict[str, Any]:
     """The manifest of a new run of ``study`` into ``out``."""
     return (
-        manifest_mod.provenance(study.data_files)
+        manifest_mod.provenance(study.data_files, get_game(study.game))
         | {
             "run_id": study.run_id,
             "config": study.config(),
             "master_seed": study.seed,
-            "strategies": {f: study.strategies[f] for f in FACTIONS},
-            **bots(study.strategies),
-            "lineups": [{"name": n, "strategies": s, **bots(s)} for n, s in study.lineups],
-            "variants": [manifest_mod.variant_entry(v, out) for v in study.variants],
+            "seats": list(study.seats),
+            "strategies": {f: study.strategies[f] for f in study.seats},
+            **bots(study.strategies, study.game),
+            "lineups": [
+                {"name": n, "strategies": s, **bots(s, study.game)} for n, s in study.lineups
+            ],
+            "variants": [manifest_mod.variant_entry(v, out, study.game) for v in study.variants],
             "tables": {t: f"{t}/part-<variant>-<first>-<last>.parquet" for t in records.TABLES},
-            "strength": shipped_strength(),
+            "strength": shipped_strength(study.game),
         }
         | ({"sweep": {"key": study.sweep}} if study.sweep else {})
     )

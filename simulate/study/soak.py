@@ -9,14 +9,15 @@ which games fail does not depend on the number of workers.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from simulate.games import DEFAULT
+from simulate.games import get as get_game
 from simulate.seeds import game_seed
 from simulate.study.backends import default_jobs
-from simulate.study.batch import Batch, plan, play, safe_name
-from simulate.vijayanagara.result import FACTIONS
-from simulate.vijayanagara.rules import invariants
+from simulate.study.batch import Batch, compiled_rules, plan, play, safe_name
 
 
 @dataclass(frozen=True)
@@ -28,16 +29,21 @@ class SoakFailure:
     repro: str
 
 
-def check(ctx) -> None:
-    """The per-action hook: every invariant of the position (``rules.invariants``)."""
-    invariants.check(ctx.state, ctx.rules)
+def check(ctx, game: str = DEFAULT) -> None:
+    """The per-action hook: every invariant of the position (the game's check)."""
+    get_game(game).check_invariants(ctx)
 
 
-def replay_checked(seed: int, strategy: str = "random", variant: str | None = None) -> None:
+def replay_checked(
+    seed: int, strategy: str = "random", variant: str | None = None, game: str = DEFAULT
+) -> None:
     """Replay one soak game with the invariant checks, raising where it first fails."""
-    from simulate.vijayanagara.game import play_game
+    from strategies.registry import make
 
-    play_game(seed, strategies=strategy, variant=variant, on_action=check)
+    the_game = get_game(game)
+    rules = compiled_rules(the_game.load_variant(variant), the_game)
+    agents = [make(strategy) for _ in the_game.seats(rules)]
+    the_game.play(seed, agents, rules, on_action=functools.partial(check, game=game))
 
 
 def shares(games: int, strategies: tuple[str, ...]) -> list[int]:
@@ -54,13 +60,15 @@ def soak(
     jobs: int = 0,
     chunk: int | None = None,
     progress: Callable[[int], None] | None = None,
+    game: str = DEFAULT,
 ) -> Iterator[SoakFailure]:
     """Play ``games`` games shared by ``strategies`` with every invariant checked after every
     action, on ``jobs`` worker processes (0: every core), yielding each failure as its batch
     finishes; ``chunk`` games a batch (None: sizes the batch API chooses)."""
-    from simulate.variants import load_variant
-
-    rules_ref = load_variant(variant)
+    the_game = get_game(game)
+    rules_ref = the_game.load_variant(variant)
+    seats = the_game.seats(compiled_rules(rules_ref, the_game))
+    hook = functools.partial(check, game=game)
     workers = jobs or default_jobs()
     todo = {}
     for j, count in enumerate(shares(games, strategies)):
@@ -68,9 +76,10 @@ def soak(
             todo[f"{j}~{safe_name(strategies[j])}"] = [(0, count - 1)]
     work = []
     for c in plan(todo, chunk, workers):
-        lineup = dict.fromkeys(FACTIONS, _strategy(c.variant, strategies))
-        work.append(Batch(c, rules_ref, lineup, master, "soak", on_action=check))
+        lineup = dict.fromkeys(seats, _strategy(c.variant, strategies))
+        work.append(Batch(c, rules_ref, lineup, master, "soak", on_action=hook, game=game))
     variant_arg = f", variant={variant!r}" if variant else ""
+    variant_arg += f", game={game!r}" if game != DEFAULT else ""
     for result in play(work, jobs=workers):
         strategy = _strategy(result.chunk.variant, strategies)
         for k, _error in sorted(result.failures):

@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simulate.games import DEFAULT as DEFAULT_GAME
+from simulate.games import Game
+from simulate.games import get as get_game
 from simulate.study import manifest as manifest_mod
 from simulate.study.batch import compiled_rules, safe_name
 from simulate.study.dataset import cell_key
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
-from simulate.vijayanagara.result import FACTIONS
 from simulate.vijayanagara.rules.datafiles import DataError
 
 DEFAULT_GAMES = 200
@@ -29,18 +31,33 @@ MAX_GAMES = 100_000_000  # game_index is an int32 column
 # The study
 
 
-def parse_strategies(values: Iterable[str] | None) -> dict[str, str]:
-    """``--strategy`` values (``all=NAME``, ``DS=NAME``, ... or a bare ``NAME``) per Faction.
+def default_strategy(game: Game) -> str:
+    """The strategy a seat gets when ``--strategy`` names none: the game's default lineup."""
+    return game.lineups()["default"]
 
-    ``all=`` applies first, then each Faction's own, the last one given winning. Factions
-    not named get ``strategies.registry.DEFAULT``.
+
+def parse_strategies(
+    values: Iterable[str] | None,
+    seats: Sequence[str] | None = None,
+    default: str | None = None,
+    word: str | None = None,
+) -> dict[str, str]:
+    """``--strategy`` values (``all=NAME``, ``SEAT=NAME``, ... or a bare ``NAME``) per seat
+    (the default game's seats when none are given).
+
+    ``all=`` applies first, then each seat's own, the last one given winning. Seats not
+    named get ``default`` (the game's default lineup).
 
     >>> parse_strategies(["all=random", "VE=random"])["VE"]
     'random'
     """
-    from strategies import registry
-
-    chosen = dict.fromkeys(FACTIONS, registry.DEFAULT)
+    if seats is None or default is None or word is None:
+        game = get_game()
+        seats = seats or game.seats()
+        default = default or default_strategy(game)
+        word = word or game.seat_word
+    order = tuple(seats)
+    chosen = dict.fromkeys(order, default)
     general: list[str] = []
     specific: list[tuple[str, str]] = []
     for value in values or ():
@@ -53,42 +70,49 @@ def parse_strategies(values: Iterable[str] | None) -> dict[str, str]:
             raise RunError(f"--strategy {value!r}: no strategy name after '='")
         if target.lower() == "all":
             general.append(spec)
-        elif target.upper() in FACTIONS:
+        elif target.upper() in order:
             specific.append((target.upper(), spec))
         else:
             raise RunError(
-                f"--strategy {value!r}: unknown faction {target!r} (expected all, DS, BK or VE)"
+                f"--strategy {value!r}: unknown {word} {target!r} (expected all, {_either(order)})"
             )
     for spec in general:
-        chosen = dict.fromkeys(FACTIONS, spec)
+        chosen = dict.fromkeys(order, spec)
     for faction, spec in specific:
         chosen[faction] = spec
     return chosen
 
 
+def _either(seats: Sequence[str]) -> str:
+    """``P1, P2 or P3``."""
+    return ", ".join(seats[:-1]) + f" or {seats[-1]}" if len(seats) > 1 else seats[0]
+
+
 def parse_lineups(
     values: Iterable[str] | None, base: dict[str, str]
 ) -> tuple[tuple[str, dict[str, str]], ...]:
-    """``--lineup NAME=[all|DS|BK|VE=]SPEC`` values as (name, strategies) in first-seen order;
-    each lineup starts from ``base``. RunError for a bad name or two identical lineups."""
+    """``--lineup NAME=[all|SEAT=]SPEC`` values as (name, strategies) in first-seen order;
+    each lineup starts from ``base`` (whose keys are the seats). RunError for a bad name or
+    two identical lineups."""
+    order = tuple(base)  # the seats, in turn order
     specs: dict[str, list[str]] = {}
     for value in values or ():
         name, eq, rest = str(value).partition("=")
         name = name.strip()
         if not eq or not rest.strip():
-            raise RunError(f"--lineup {value!r}: expected NAME=SPEC or NAME=FACTION=SPEC")
-        if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or name.upper() in (*FACTIONS, "ALL"):
+            raise RunError(f"--lineup {value!r}: expected NAME=SPEC or NAME=SEAT=SPEC")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or name.upper() in (*order, "ALL"):
             raise RunError(f"--lineup {value!r}: the name must be letters, digits, '_.-'")
         specs.setdefault(name, []).append(rest.strip())
     out = []
     seen: dict[tuple[str, ...], str] = {}
     for name, values_ in specs.items():
         chosen = dict(base)
-        parsed = parse_strategies(values_)
-        given = {f for v in values_ for f in _factions_named(v)}
+        parsed = parse_strategies(values_, order, "random", "seat")
+        given = {f for v in values_ for f in _factions_named(v, order)}
         chosen.update({f: parsed[f] for f in given})
         check_strategies(chosen)
-        key = tuple(chosen[f] for f in FACTIONS)
+        key = tuple(chosen[f] for f in order)
         if key in seen:
             raise RunError(f"--lineup {name!r} plays the same bots as {seen[key]!r}")
         seen[key] = name
@@ -96,18 +120,18 @@ def parse_lineups(
     return tuple(out)
 
 
-def _factions_named(value: str) -> tuple[str, ...]:
+def _factions_named(value: str, seats: tuple[str, ...]) -> tuple[str, ...]:
     head, eq, _ = value.partition("=")
-    if eq and head.strip().upper() in FACTIONS:
+    if eq and head.strip().upper() in seats:
         return (head.strip().upper(),)
-    return FACTIONS
+    return seats
 
 
-def check_strategies(strategies: dict[str, str]) -> None:
+def check_strategies(strategies: dict[str, str], word: str = "seat") -> None:
     """Instantiate each strategy once, so that a bad name or parameter fails before play."""
     from strategies import registry
 
-    for faction in FACTIONS:
+    for faction in strategies:
         spec = strategies[faction]
         try:
             registry.make(spec)
@@ -116,19 +140,35 @@ def check_strategies(strategies: dict[str, str]) -> None:
             raise RunError(f"strategy for {faction}: {_one_line(exc, 600)}") from None
 
 
+def seats_of(game: Game, variants: Sequence[Any]) -> tuple[str, ...]:
+    """The seats every variant plays (RunError, one line, when two variants seat differently:
+    their games cannot be paired)."""
+    found = {v.name: game.seats(compiled_rules(v, game)) for v in variants}
+    first = next(iter(found.values()))
+    for name, seats in found.items():
+        if seats != first:
+            raise RunError(
+                f"variant {name!r} seats {len(seats)} ({', '.join(seats)}) and "
+                f"{variants[0].name!r} {len(first)}: a study pairs games of the same seats; "
+                "run them as separate studies"
+            )
+    return first
+
+
 def load_variants(
     refs: Sequence[str] | None,
     settings: Sequence[str] = (),
     sweep: str | None = None,
+    game: Game | None = None,
 ) -> tuple[Any, ...]:
     """The variants named by ``--variant`` (names or paths; the base when none is given),
     each with the ``--set KEY=VALUE`` settings; with ``--sweep KEY=V1,V2,...``, one variant
     per value on top of the first (``simulate.overrides``)."""
     from simulate import overrides
-    from simulate.variants import load_variant
 
+    game = game or get_game()
     try:
-        chosen = [load_variant(ref) for ref in refs or (None,)]
+        chosen = [game.load_variant(ref) for ref in refs or (None,)]
         pairs = [overrides.parse_setting(x) for x in settings]
         if pairs:
             chosen = [overrides.with_settings(v, pairs) for v in chosen]
@@ -140,7 +180,7 @@ def load_variants(
     out = []
     for variant in chosen:
         try:
-            compiled_rules(variant)  # checked against the data now, not in every game
+            compiled_rules(variant, game)  # checked against the data now, not in every game
         except DataError as exc:
             raise RunError(_one_line(exc)) from None
         except Exception as exc:
@@ -176,6 +216,8 @@ class Study:
     # several lineups (name, strategies) on the same seeds; empty: one, ``strategies``
     lineups: tuple[tuple[str, dict[str, str]], ...] = ()
     sweep: str | None = None  # the key of a --sweep (one variant per value)
+    game: str = DEFAULT_GAME  # the game's reference (simulate.games)
+    seats: tuple[str, ...] = ()  # in turn order
 
     @classmethod
     def create(
@@ -188,29 +230,37 @@ class Study:
         lineups: Sequence[str] | None = None,
         settings: Sequence[str] = (),
         sweep: str | None = None,
+        game: str | None = None,
     ) -> Study:
         """A checked study, or RunError (one line) on any bad input.
 
-        ``lineups``: ``--lineup NAME=[all|DS|BK|VE=]SPEC`` values; the values of one NAME
-        build its lineup as ``--strategy`` values do (on top of ``strategies``)."""
+        ``lineups``: ``--lineup NAME=[all|SEAT=]SPEC`` values; the values of one NAME
+        build its lineup as ``--strategy`` values do (on top of ``strategies``); ``game``:
+        a game's reference (``simulate.games``; None: the default)."""
         if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
             raise RunError(f"--games must be a positive integer, got {games!r}")
         if games > MAX_GAMES:
             raise RunError(f"--games must be at most {MAX_GAMES:,}, got {games:,}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise RunError(f"--seed must be a non-negative integer, got {seed!r}")
+        try:
+            the_game = get_game(game)
+        except ValueError as exc:
+            raise RunError(_one_line(exc)) from None
+        loaded = load_variants(variants, settings, sweep, the_game)
+        seats = seats_of(the_game, loaded)
+        word, default = the_game.seat_word, default_strategy(the_game)
         if isinstance(strategies, dict):
-            unknown = sorted(set(strategies) - set(FACTIONS))
+            unknown = sorted(set(strategies) - set(seats))
             if unknown:
-                raise RunError(f"unknown faction {unknown[0]!r} (expected DS, BK or VE)")
-            chosen = parse_strategies(None)
+                raise RunError(f"unknown {word} {unknown[0]!r} (expected {_either(seats)})")
+            chosen = parse_strategies(None, seats, default, word)
             chosen.update({f: str(s) for f, s in strategies.items()})
         else:
-            chosen = parse_strategies(strategies)
+            chosen = parse_strategies(strategies, seats, default, word)
         check_strategies(chosen)
         named = parse_lineups(lineups, chosen)
-        loaded = load_variants(variants, settings, sweep)
-        files = manifest_mod.data_files()
+        files = manifest_mod.data_files(the_game.data_dir())
         extra = {}
         for v in loaded:
             events = (v.content.get("deck") or {}).get("events_file")
@@ -220,29 +270,34 @@ class Study:
                 except OSError as exc:
                     raise RunError(f"{v.path}: deck.events_file: {exc.strerror}") from None
         key = sweep.partition("=")[0].strip() if sweep else None
-        return cls(games, seed, chosen, loaded, bool(trace), files, extra, named, key)
+        ref = the_game.ref or the_game.name
+        return cls(games, seed, chosen, loaded, bool(trace), files, extra, named, key, ref, seats)
 
     def config(self) -> dict[str, Any]:
         """The JSON config of the study (recorded in the manifest, compared on resume)."""
-        return {
-            "games": self.games,
-            "seed": self.seed,
-            "strategies": {f: self.strategies[f] for f in FACTIONS},
-            "variants": [
-                {"name": v.name, "digest": v.digest}
-                | (
-                    {"events_sha256": self.variant_files[v.name]}
-                    if v.name in self.variant_files
-                    else {}
-                )
-                for v in self.variants
-            ],
-            "trace": self.trace,
-            "data_digest": manifest_mod.data_digest(self.data_files),
-        } | (
-            {"lineups": [{"name": n, "strategies": s} for n, s in self.lineups]}
-            if self.lineups
-            else {}
+        return (
+            {
+                "games": self.games,
+                "seed": self.seed,
+                "strategies": {f: self.strategies[f] for f in self.seats or self.strategies},
+                "variants": [
+                    {"name": v.name, "digest": v.digest}
+                    | (
+                        {"events_sha256": self.variant_files[v.name]}
+                        if v.name in self.variant_files
+                        else {}
+                    )
+                    for v in self.variants
+                ],
+                "trace": self.trace,
+                "data_digest": manifest_mod.data_digest(self.data_files),
+            }
+            | ({"game": self.game} if self.game != DEFAULT_GAME else {})
+            | (
+                {"lineups": [{"name": n, "strategies": s} for n, s in self.lineups]}
+                if self.lineups
+                else {}
+            )
         )
 
     def cells(self) -> list[tuple[str, Any, str, dict[str, str]]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from simulate.seeds import streams
+from simulate.vijayanagara.seeds import streams
 
 from .result import ActionRecord, GameResult, TurnRecord
 from .rules import sequence, victory
