@@ -8,6 +8,7 @@ hidden in a function is still a cycle: only its moment of failure moves)."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -187,3 +188,55 @@ def test_playing_every_built_in_strategy_loads_no_fitting_code():
     )
     count, loaded = out.stdout.strip().split(" ", 1)
     assert int(count) >= 7 and loaded == "[]"
+
+
+# Issue 65: the layers above the rules speak no game. These modules are generic: none imports
+# a game's folder, and none names Vijayanagara's Factions, the Mongols, Influence or Qasbahs.
+GAME_FOLDERS = ("simulate.vijayanagara", "strategies.vijayanagara")
+GENERIC = (
+    "simulate.games",
+    "simulate.seeds",
+    "simulate.errors",
+    "simulate.native",
+    "simulate.cli.app",
+    "simulate.cli.run",
+    *(
+        f"simulate.study.{m}"
+        for m in ("backends", "batch", "bot_versions", "budgets", "dataset", "errors")
+    ),
+    *(
+        f"simulate.study.{m}"
+        for m in ("manifest", "records", "replay", "runs", "sequential", "soak", "specs")
+    ),
+)
+GAME_WORDS = re.compile(r"\b(DS|BK|VE)\b|[Mm]ongol|[Ii]nfluence|[Qq]asbah")
+
+
+def _generic_modules() -> dict[str, Path]:
+    known = _modules()
+    return {
+        name: path
+        for name, path in known.items()
+        if any(name == g or name.startswith(g + ".") for g in GENERIC)
+    }
+
+
+def test_no_generic_module_imports_a_game():
+    graph = import_graph()
+    found = {
+        (name, target)
+        for name in _generic_modules()
+        for target in graph[name]
+        if any(target == g or target.startswith(g + ".") for g in GAME_FOLDERS)
+    }
+    assert not found, f"generic modules import a game: {sorted(found)}"
+
+
+def test_no_generic_module_names_a_faction_the_mongols_influence_or_qasbahs():
+    hits = [
+        f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
+        for path in _generic_modules().values()
+        for i, line in enumerate(path.read_text().splitlines(), 1)
+        if GAME_WORDS.search(line)
+    ]
+    assert not hits, "\n".join(hits)

@@ -2,7 +2,7 @@
 
     vsim run                                   # 200 games, all cores, default strategies
     vsim run --games 2000 --seed 7 --variant base --variant fort-penalty-2 --out runs/forts
-    vsim run --strategy all=random --strategy DS=mypkg.bots:Greedy --trace
+    vsim run --strategy all=random --strategy P1=mypkg.bots:Greedy --trace
     vsim run --backend dask --scheduler tcp://10.0.0.5:8786    # on a Dask cluster
     vsim replay runs/forts --game 12 --variant fort-penalty-2 --trace
     vsim strategies

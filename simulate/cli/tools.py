@@ -99,7 +99,7 @@ def strategies() -> None:
 def variants() -> None:
     """List the built-in rule variants, one line each."""
     from simulate.variants import VARIANTS_DIR, list_variants
-    from simulate.vijayanagara.rules.datafiles import DataError
+    from simulate.errors import DataError
 
     try:
         found = list_variants()

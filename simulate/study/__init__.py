@@ -1,6 +1,6 @@
 """Studies: many games, played in parallel and reproducibly, kept as a Parquet dataset.
 
-The layer between one game (``simulate.vijayanagara.game``) and the analysis (``simulate.analysis``):
+The layer between a game (``simulate.games``: its ``play``) and the analysis (``simulate.analysis``):
 
 - ``specs``: a study (games, master seed, strategies, variants), checked once;
 - ``batch``: the one batch API, ``play(batches) -> results``, that every command uses;

@@ -8,9 +8,9 @@ batch's rows as it finishes. Every command that plays games goes through it: ``v
 adds an output folder, a manifest and resume on top (``simulate.study.runs``).
 
 >>> from simulate.variants import BASE                                   # doctest: +SKIP
->>> work = batches(BASE, {"DS": "greedy", "BK": "heuristic", "VE": "heuristic"},
+>>> work = batches(BASE, {"P1": "greedy", "P2": "random", "P3": "random"},
 ...                master_seed=7, games=range(100), size=25)            # doctest: +SKIP
->>> wins = sum(r.games()["winner"].count("DS") for r in play(work, jobs=2))  # doctest: +SKIP
+>>> wins = sum(r.games()["winner"].count("P1") for r in play(work, jobs=2))  # doctest: +SKIP
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from simulate.study import manifest as manifest_mod
 from simulate.study.batch import compiled_rules
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
-from simulate.vijayanagara.rules.datafiles import DataError
+from simulate.errors import DataError
 
 
 @dataclass

@@ -22,7 +22,7 @@ from simulate.study.batch import compiled_rules, safe_name
 from simulate.study.dataset import cell_key
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
-from simulate.vijayanagara.rules.datafiles import DataError
+from simulate.errors import DataError
 
 DEFAULT_GAMES = 200
 MAX_GAMES = 100_000_000  # game_index is an int32 column
@@ -48,8 +48,8 @@ def parse_strategies(
     ``all=`` applies first, then each seat's own, the last one given winning. Seats not
     named get ``default`` (the game's default lineup).
 
-    >>> parse_strategies(["all=random", "VE=random"])["VE"]
-    'random'
+    >>> parse_strategies(["all=heuristic", "P2=random"], ("P1", "P2"), "random", "seat")
+    {'P1': 'heuristic', 'P2': 'random'}
     """
     if seats is None or default is None or word is None:
         game = get_game()
@@ -64,7 +64,7 @@ def parse_strategies(
         value = value.strip()
         target, spec = "all", value
         head, eq, rest = value.partition("=")
-        if eq and re.fullmatch(r"[A-Za-z]+", head.strip()):
+        if eq and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", head.strip()):
             target, spec = head.strip(), rest.strip()
         if not spec:
             raise RunError(f"--strategy {value!r}: no strategy name after '='")

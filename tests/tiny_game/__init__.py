@@ -1,6 +1,7 @@
 """Pig, a tiny game of the protocol (``simulate.games``) that the tests play through every
 command and both AI adapters at 2 to 5 seats, so that the layers above the rules stay
-generic (issue 65). Use it as ``--game tiny_game:GAME``."""
+generic (issue 65). Use it as ``--game tests.tiny_game:GAME`` from the
+repository's root."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from simulate.games import Column, Game, Outcome, Section
 from simulate.seeds import streams
 from simulate.variants import Variant
-from simulate.vijayanagara.rules.datafiles import DataError  # noqa: TODO generic DataError
+from simulate.errors import DataError
 
 from . import rules as R
 
@@ -151,10 +152,14 @@ class Pig(Game):
         return [Section("Lead changes", f"On average, {text}.")]
 
     def lineups(self) -> dict[str, str]:
-        return {"default": "tiny_game:Cautious", "fast": "random", "strong": "tiny_game:Bold"}
+        return {
+            "default": "tests.tiny_game:Cautious",
+            "fast": "random",
+            "strong": "tests.tiny_game:Bold",
+        }
 
     def strength_rungs(self) -> list[tuple[str, str]]:
-        return [("random", "random"), ("cautious", "tiny_game:Cautious")]
+        return [("random", "random"), ("cautious", "tests.tiny_game:Cautious")]
 
     def encoder(self, rules: R.Rules) -> Any:
         from .encoding import PigEncoder

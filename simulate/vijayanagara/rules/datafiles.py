@@ -13,13 +13,11 @@ from typing import Any
 
 import yaml
 
+from simulate.errors import DataError  # generic since games share it; still importable here
+
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 FILES = ("map", "pieces", "setup", "rules", "factions")
-
-
-class DataError(ValueError):
-    """A data or variant file that cannot be used; the message is one line naming file and field."""
 
 
 def read_yaml(path: Path) -> Any:

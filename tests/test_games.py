@@ -1,0 +1,98 @@
+"""The game protocol (issue 65): a game is found by its name or ``module:OBJECT``; the tiny
+test game (tests/tiny_game, Pig) plays through ``vsim run``, ``soak`` and ``replay`` at 2 and
+at 5 seats, its folder remembers its game, and Vijayanagara is the default game."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from cli_support import invoke
+
+from simulate.games import Game, UnknownGame, get, names
+from simulate.study.specs import Study
+
+TINY = "tests.tiny_game:GAME"
+
+
+def test_vijayanagara_is_installed_and_the_default_game():
+    assert "vijayanagara" in names()
+    assert get() is get("vijayanagara")
+    assert get().seats() == ("DS", "BK", "VE")
+
+
+def test_a_game_is_found_by_module_and_object():
+    game = get(TINY)
+    assert isinstance(game, Game) and game.ref == TINY
+
+
+def test_an_unknown_game_is_one_line_naming_the_installed_games():
+    with pytest.raises(UnknownGame, match=r"unknown game 'vijayanagra' \(did you mean vijay"):
+        get("vijayanagra")
+
+
+def test_vsim_games_lists_each_installed_game_on_one_line():
+    result = invoke("games")
+    assert result.exit_code == 0
+    line = next(x for x in result.output.splitlines() if x.startswith("vijayanagara"))
+    assert "3 seats (DS, BK, VE)" in line
+
+
+def test_the_number_of_seats_is_a_variant_key_of_the_tiny_game():
+    study = Study.create(4, 1, ["all=random"], settings=["setup.players=5"], game=TINY)
+    assert study.seats == ("P1", "P2", "P3", "P4", "P5")
+
+
+def test_variants_that_seat_differently_are_refused_in_one_line(tmp_path):
+    five = tmp_path / "five.toml"
+    five.write_text('name = "five"\ndescription = "five seats"\n[setup]\nplayers = 5\n')
+    result = invoke("run", "--game", TINY, "-n", "4", "--variant", "base", "--variant",
+                    str(five), "--out", str(tmp_path / "r"), "--no-report")  # fmt: skip
+    assert result.exit_code == 2
+    assert "seats 5" in result.output and "\n" not in result.output.strip()
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_the_tiny_game_runs_soaks_and_replays_at_each_seat_count(tmp_path, players):
+    out = tmp_path / "run"
+    result = invoke("run", "--game", TINY, "-n", "30", "-s", "4", "-j", "2",
+                    "--set", f"setup.players={players}", "--strategy", "all=random",
+                    "--strategy", "P1=tests.tiny_game:Cautious", "--out", str(out),
+                    "--no-report", "--trace")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    man = json.loads((out / "manifest.json").read_text())
+    seats = [f"P{i + 1}" for i in range(players)]
+    assert man["game"] == TINY and man["seats"] == seats
+    games = pl.read_parquet(out / "games" / "*.parquet")
+    assert games.height == 30 and games["error"].null_count() == 30
+    assert set(games["winner"].drop_nulls()) <= set(seats)
+    assert [c for c in games.columns if c.startswith("score_")] == [f"score_{s}" for s in seats]
+    assert set(games["ending"]) <= {"goal", "limit"}
+    turns = pl.read_parquet(out / "turns" / "*.parquet")
+    assert set(turns["seat"]) == set(seats)
+    actions = pl.read_parquet(out / "actions" / "*.parquet")
+    assert set(actions["seat"]) <= set(seats) and set(actions["kind"]) == {"roll_or_bank"}
+
+    replayed = invoke("replay", str(out), "--game", "3")
+    assert replayed.exit_code == 0, replayed.output
+    assert "final state digest matches the record" in replayed.output
+
+
+def test_the_tiny_game_soaks_with_its_invariants():
+    result = invoke("soak", "--game", TINY, "-n", "60", "-j", "2")
+    assert result.exit_code == 0, result.output
+    assert "60 games (random, tests.tiny_game:Cautious), 0 failures" in result.output
+
+
+def test_the_same_tiny_study_gives_the_same_rows_whatever_the_workers(tmp_path):
+    tables = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}"
+        result = invoke("run", "--game", TINY, "-n", "25", "-s", "9", "-j", jobs,
+                        "--strategy", "all=random", "--out", str(out), "--no-report")  # fmt: skip
+        assert result.exit_code == 0, result.output
+        tables.append(
+            pl.read_parquet(out / "games" / "*.parquet").drop("seconds").sort("game_index")
+        )
+    assert tables[0].equals(tables[1])
