@@ -12,9 +12,9 @@ from typing import Any
 import click
 
 from simulate.analysis.summary import summarize
-from simulate.games import get as get_game
 from simulate.cli.app import InputError, cli, game_option
 from simulate.cli.app import one_line as _one_line
+from simulate.games import get as get_game
 from simulate.study import records
 from simulate.study import runs as runner
 from simulate.study.backends import BACKENDS, default_jobs

@@ -98,8 +98,8 @@ def strategies() -> None:
 @cli.command()
 def variants() -> None:
     """List the built-in rule variants, one line each."""
-    from simulate.variants import VARIANTS_DIR, list_variants
     from simulate.errors import DataError
+    from simulate.variants import VARIANTS_DIR, list_variants
 
     try:
         found = list_variants()

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simulate.errors import DataError
 from simulate.games import get as get_game
 from simulate.seeds import game_seed
 from simulate.study import dataset
@@ -14,7 +15,6 @@ from simulate.study import manifest as manifest_mod
 from simulate.study.batch import compiled_rules
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
-from simulate.errors import DataError
 
 
 @dataclass

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simulate.errors import DataError
 from simulate.games import DEFAULT as DEFAULT_GAME
 from simulate.games import Game
 from simulate.games import get as get_game
@@ -22,7 +23,6 @@ from simulate.study.batch import compiled_rules, safe_name
 from simulate.study.dataset import cell_key
 from simulate.study.errors import RunError
 from simulate.study.errors import one_line as _one_line
-from simulate.errors import DataError
 
 DEFAULT_GAMES = 200
 MAX_GAMES = 100_000_000  # game_index is an int32 column

@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from simulate.errors import DataError
 from simulate.games import Column, Game, Outcome, Section
 from simulate.seeds import streams
 from simulate.variants import Variant
-from simulate.errors import DataError
 
 from . import rules as R
 
