@@ -20,6 +20,8 @@ from typing import Any
 
 import click
 
+from simulate.cli.app import game_option, resolve_game
+
 
 class AnalysisInputError(click.ClickException):
     """A bad input: one line on stderr, exit status 2."""
@@ -83,8 +85,8 @@ def report(
 ) -> None:
     """Write the balance report of a run: report.html (self-contained), report.md, PNGs.
 
-    Win rates with Wilson and Goodman intervals, VP, Deccan Influence, Mongol outcomes, game
-    length, action mix, ties and failures, per faction and variant; the variants of the run
+    Win rates with Wilson and Goodman intervals, scores, the game's own sections, game
+    length, ties and failures, per seat and variant; the variants of the run
     (and the runs given with --compare) compared on their common seeds.
     """
     from simulate.analysis.report import ReportError, build_report
@@ -205,8 +207,8 @@ def _print_comparison(comp: Any) -> None:
     help="The change in a faction's win rate to detect, e.g. 0.03 for 3 percentage points.",
 )  # fmt: skip
 @click.option(
-    "--p0", type=float, default=None, show_default="1/3",
-    help="The win rate before the change (with --pilot: each Faction's, from the pilot).",
+    "--p0", type=float, default=None, show_default="1/seats",
+    help="The win rate before the change (with --pilot: each seat's, from the pilot).",
 )  # fmt: skip
 @click.option(
     "--alpha", type=float, default=0.05, show_default=True,
@@ -229,6 +231,11 @@ def _print_comparison(comp: Any) -> None:
     "per-game correlation (its 95% lower bound, the smallest over the run's variants paired "
     "with its first).",
 )  # fmt: skip
+@game_option
+@click.option(
+    "--seats", "n_seats", type=int, default=None, show_default="the game's base",
+    help="Seats of the games planned (a game whose seats are a variant key: 2-5).",
+)  # fmt: skip
 def plan(
     delta: float,
     p0: float | None,
@@ -237,6 +244,8 @@ def plan(
     comparisons: int | None,
     paired_rho: float | None,
     pilot: Path | None,
+    game: str,
+    n_seats: int | None,
 ) -> None:
     """How many games per variant let the report's verdict find a given change in a
     faction's win rate (a paired interval per outcome, simultaneous over the report's
@@ -248,7 +257,10 @@ def plan(
     console = _console()
     if comparisons is not None and comparisons < 1:
         raise AnalysisInputError(f"--comparisons must be a positive integer, got {comparisons}")
-    rates: float | dict[str, float] = 1 / 3 if p0 is None else p0
+    if n_seats is not None and n_seats < 2:
+        raise AnalysisInputError(f"--seats must be at least 2, got {n_seats}")
+    seats = n_seats or len(resolve_game(game).seats())
+    rates: float | dict[str, float] = 1 / seats if p0 is None else p0
     if pilot is not None:
         if paired_rho is not None:
             raise AnalysisInputError("give --paired-rho or --pilot, not both")
@@ -301,10 +313,10 @@ def _pilot(pilot: Path, console: Any) -> dict[str, Any]:
         soft_wrap=True,
     )
     for other, rho in found["pairs"]:
+        each = ", ".join(f"{f} {r:.2f}" for f, r in rho.items() if f not in ("mean", "low", "n"))
         console.print(
             f"pilot {found['first']} vs {other}: per-game correlation {rho['mean']:.2f} "
-            f"(DS {rho['DS']:.2f}, BK {rho['BK']:.2f}, VE {rho['VE']:.2f}; 95% lower bound "
-            f"{rho['low']:.2f}, {rho['n']:,} pairs)",
+            f"({each}; 95% lower bound {rho['low']:.2f}, {rho['n']:,} pairs)",
             highlight=False,
             soft_wrap=True,
         )

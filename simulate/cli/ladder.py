@@ -7,12 +7,11 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.app import InputError, cli
+from simulate.cli.app import InputError, cli, game_option
 from simulate.cli.run import resumable
 from simulate.study.backends import BACKENDS, default_jobs
 from simulate.study.errors import RunError
 from simulate.study.ladder import Ladder, play_ladder
-from simulate.vijayanagara.result import FACTIONS
 
 
 @cli.command()
@@ -30,8 +29,8 @@ from simulate.vijayanagara.result import FACTIONS
     "rollouts; greedy: samples); the report draws each seat's gain against budget.",
 )  # fmt: skip
 @click.option(
-    "--seat", "seats", multiple=True, type=click.Choice(FACTIONS), metavar="DS|BK|VE",
-    help="Only these seats take each challenger (repeatable; default all three).",
+    "--seat", "seats", multiple=True, metavar="SEAT",
+    help="Only these seats take each challenger (repeatable; default every seat).",
 )  # fmt: skip
 @click.option(
     "--games", "-n", "games", multiple=True, metavar="N|SPEC=N",
@@ -48,6 +47,7 @@ from simulate.vijayanagara.result import FACTIONS
 )  # fmt: skip
 @click.option("--force", is_flag=True, help="Replace a different run found in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@game_option
 @click.pass_context
 def ladder(
     ctx: click.Context,
@@ -64,13 +64,14 @@ def ladder(
     out: Path,
     force: bool,
     quiet: bool,
+    game: str,
 ) -> None:
-    """Measure how much each Faction gains by replacing the field's bot with a challenger.
+    """Measure how much each seat gains by replacing the field's bot with a challenger.
 
     For every seat and challenger, games with the challenger in that seat and the field in
-    the other two, on the same seeds as the field-only games; writes DIR/ladder.json and
-    DIR/report/ladder.html. With --seat, a new bot for one Faction is tested against the
-    field: `--seat DS --challenger heuristic:weights=mine.toml`. With --budgets 1,2,4 a
+    the others, on the same seeds as the field-only games; writes DIR/ladder.json and
+    DIR/report/ladder.html. With --seat, a new bot for one seat is tested against the
+    field: `--seat P1 --challenger mybots:Bot`. With --budgets 1,2,4 a
     search challenger plays at each multiple of its budget, and the report draws each seat's
     gain against budget (exploitability as a curve). Exit status: 0 done, 2 bad
     input, 3 some games raised, 1 stopped and 130 interrupted (rerun to resume).
@@ -82,7 +83,9 @@ def ladder(
     if jobs is not None and jobs < 1:
         raise InputError(f"--jobs must be a positive integer (or -1 for all cores), got {jobs}")
     try:
-        spec = Ladder.create(field, challengers, games, seed, variant, seats, budgets)
+        spec = Ladder.create(
+            field, challengers, games, seed, variant, tuple(x.upper() for x in seats), budgets, game
+        )
     except RunError as exc:
         raise InputError(str(exc)) from None
     done = resumable(

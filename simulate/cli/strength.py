@@ -6,12 +6,11 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.app import InputError, cli
+from simulate.cli.app import InputError, cli, game_option
 from simulate.cli.run import resumable
 from simulate.study.backends import BACKENDS, default_jobs
 from simulate.study.errors import RunError
 from simulate.study.strength import DEFAULT_STRENGTH_GAMES, Strength, play_strength
-from simulate.vijayanagara.result import FACTIONS
 
 
 @cli.command()
@@ -50,6 +49,7 @@ from simulate.vijayanagara.result import FACTIONS
     help="Converged when a Faction's change between the two strongest rungs is within this.",
 )  # fmt: skip
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@game_option
 @click.pass_context
 def strength(
     ctx: click.Context,
@@ -65,12 +65,13 @@ def strength(
     confidence: float,
     margin: float,
     quiet: bool,
+    game: str,
 ) -> None:
     """Play the same study with every seat at growing strength, and say where it converges.
 
     Each rung is a lineup; all rungs and variants play the same seeds, so every answer is
     paired across rungs. Writes DIR/strength.json and DIR/report/strength.html: each
-    Faction's win rate and VP margin per rung, whether the two strongest rungs agree
+    seat's win rate and score margin per rung, whether the two strongest rungs agree
     (converged, or still moving), and each variant's effect at every rung. Exit status: 0
     done, 2 bad input, 3 some games raised, 1 stopped and 130 interrupted (rerun to resume).
     """
@@ -83,12 +84,13 @@ def strength(
         raise InputError(f"--jobs must be a positive integer (or -1 for all cores), got {jobs}")
     if not 0.0 < confidence < 1.0:
         raise InputError(f"--confidence must be in (0, 1), got {confidence}")
-    if not 0.0 < margin < 1 / 3:
-        raise InputError(f"--margin must be in (0, 1/3), got {margin}")
     try:
-        spec = Strength.create(rungs, games, seed, variants)
+        spec = Strength.create(rungs, games, seed, variants, game)
     except RunError as exc:
         raise InputError(str(exc)) from None
+    parity = 1 / len(spec.study.seats)
+    if not 0.0 < margin < parity:
+        raise InputError(f"--margin must be in (0, 1/{len(spec.study.seats)}), got {margin}")
     done = resumable(
         ctx, out, quiet, "strength study",
         lambda progress, command: play_strength(
@@ -120,12 +122,13 @@ def _echo_curve(payload: dict) -> None:
                 if x["variant"] == v and x["rung"] == r["name"]
             }
             rates = "  ".join(
-                f"{f} {'–' if mine[f]['win'] is None else format(100 * mine[f]['win'], '5.1f')}%"
-                for f in FACTIONS
+                f"{f} {'–' if x['win'] is None else format(100 * x['win'], '5.1f')}%"
+                for f, x in mine.items()
             )
             per_s = speed[r["name"]]
+            played = next(iter(mine.values()))["games"] if mine else 0
             click.echo(
-                f"  {r['name']:<16} {mine['DS']['games']:>5} games  {rates}  "
+                f"  {r['name']:<16} {played:>5} games  {rates}  "
                 f"({'–' if per_s is None else format(per_s, '.3g')} games/s per core)"
             )
         for c in payload["convergence"]:

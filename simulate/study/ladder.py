@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simulate.games import DEFAULT as DEFAULT_GAME
+from simulate.games import get as get_game
 from simulate.study import dataset, records
 from simulate.study import manifest as manifest_mod
 from simulate.study.backends import default_jobs
@@ -27,8 +29,14 @@ from simulate.study.batch import Batch, missing_runs, plan, safe_name
 from simulate.study.budgets import parse_factors, scaled
 from simulate.study.errors import RunError
 from simulate.study.runs import Progress, out_folder, play_session, strategy_params
-from simulate.study.specs import check_strategies, games_per_name, load_variants, parse_strategies
-from simulate.vijayanagara.result import FACTIONS
+from simulate.study.specs import (
+    check_strategies,
+    default_strategy,
+    games_per_name,
+    load_variants,
+    parse_strategies,
+    seats_of,
+)
 
 FIELD = "field"
 DEFAULT_LADDER_GAMES = 400
@@ -38,7 +46,7 @@ DEFAULT_LADDER_GAMES = 400
 class Rung:
     """One lineup of the ladder: the field alone, or a challenger in one seat."""
 
-    key: str  # shard key: "field" or "DS~greedy"
+    key: str  # shard key: "field" or "<seat>~greedy"
     seat: str | None
     challenger: str | None
     strategies: dict[str, str]
@@ -55,9 +63,11 @@ class Ladder:
     seed: int
     variant: Any
     data_files: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
-    seats: tuple[str, ...] = FACTIONS  # the seats a challenger takes in turn (--seat)
+    seats: tuple[str, ...] = ()  # the seats a challenger takes in turn (--seat; () all)
     # --budgets: each scaled challenger as (its spec, the challenger given, the factor)
     budgets: tuple[tuple[str, str, float], ...] = ()
+    game: str = DEFAULT_GAME  # the game's reference (simulate.games)
+    every_seat: tuple[str, ...] = ()  # the game's seats, in turn order
 
     @classmethod
     def create(
@@ -69,13 +79,21 @@ class Ladder:
         variant: str | None = None,
         seats: Sequence[str] = (),
         budgets: str | None = None,
+        game: str | None = None,
     ) -> Ladder:
         """A checked ladder, or RunError (one line): unknown spec or seat, a challenger equal
         to the field in every seat it takes, a bad game count. ``seats``: only these seats
-        take each challenger (default: all three), e.g. to test one Faction's new bot.
+        take each challenger (default: all), e.g. to test one seat's new bot.
         ``budgets`` (``1,2,4``): each challenger at these multiples of its search budget
         (``simulate.study.budgets``), one challenger per budget."""
-        lineup = parse_strategies(field_specs)
+        try:
+            the_game = get_game(game)
+        except ValueError as exc:
+            raise RunError(str(exc)) from None
+        (loaded,) = load_variants([variant] if variant else None, game=the_game)
+        every = seats_of(the_game, [loaded])
+        word = the_game.seat_word
+        lineup = parse_strategies(field_specs, every, default_strategy(the_game), word)
         check_strategies(lineup)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise RunError(f"--seed must be a non-negative integer, got {seed!r}")
@@ -88,19 +106,21 @@ class Ladder:
         except RunError as exc:
             raise RunError(f"--budgets {budgets}: {exc}") from None
         chosen = tuple(dict.fromkeys(s for s, _, _ in scaled_from)) or given
-        unknown = [f for f in seats if f not in FACTIONS]
+        unknown = [f for f in seats if f not in every]
         if unknown:
-            raise RunError(f"--seat {unknown[0]!r}: a seat is one of {', '.join(FACTIONS)}")
-        taken = tuple(f for f in FACTIONS if f in seats) or FACTIONS
+            raise RunError(
+                f"--seat {unknown[0]!r}: {unknown[0]!r} is not one of {', '.join(every)}"
+            )
+        taken = tuple(f for f in every if f in seats) or every
         for c in chosen:
-            check_strategies(dict.fromkeys(FACTIONS, c))
+            check_strategies(dict.fromkeys(every, c))
             if all(lineup[f] == c for f in taken):
-                where = "every seat" if taken == FACTIONS else f"seat {', '.join(taken)}"
+                where = "every seat" if taken == every else f"seat {', '.join(taken)}"
                 raise RunError(f"--challenger {c!r} is the field's bot in {where}")
         counts = _game_counts(games, chosen, {s: c for s, c, _ in scaled_from})
-        (loaded,) = load_variants([variant] if variant else None)
-        files = manifest_mod.data_files()
-        return cls(lineup, chosen, counts, seed, loaded, files, taken, scaled_from)
+        files = manifest_mod.data_files(the_game.data_dir())
+        ref = the_game.ref or the_game.name
+        return cls(lineup, chosen, counts, seed, loaded, files, taken, scaled_from, ref, every)
 
     def rungs(self) -> list[Rung]:
         """The field, then each (seat, challenger) whose challenger differs from the field's
@@ -118,15 +138,17 @@ class Ladder:
         """What decides the data (recorded in the manifest, compared on resume)."""
         out = {
             "kind": "ladder",
-            "field": {f: self.field[f] for f in FACTIONS},
+            "field": {f: self.field[f] for f in self.every_seat},
             "challengers": list(self.challengers),
             "games": dict(self.games),
             "seed": self.seed,
             "variants": [{"name": self.variant.name, "digest": self.variant.digest}],
             "data_digest": manifest_mod.data_digest(self.data_files),
         }
-        if self.seats != FACTIONS:  # (a ladder of all three seats keeps its config as it was)
+        if self.seats != self.every_seat:  # (a ladder of all seats keeps its config as it was)
             out["seats"] = list(self.seats)
+        if self.game != DEFAULT_GAME:
+            out["game"] = self.game
         if self.budgets:
             out["budgets"] = [{"challenger": s, "of": c, "factor": x} for s, c, x in self.budgets]
         return out
@@ -200,7 +222,15 @@ def play_ladder(
         todo = {k: missing_runs(r.games, done.get(k, set())) for k, r in rungs.items()}
         rung = {k: r.strategies for k, r in rungs.items()}
         work = [  # each row's lineup column names its rung
-            Batch(c, ladder.variant, rung[c.variant], ladder.seed, ladder.run_id, lineup=c.variant)
+            Batch(
+                c,
+                ladder.variant,
+                rung[c.variant],
+                ladder.seed,
+                ladder.run_id,
+                lineup=c.variant,
+                game=ladder.game,
+            )
             for c in plan(todo, None, be.workers)
         ]
         man = old or _new_manifest(ladder, out)
@@ -213,15 +243,17 @@ def play_ladder(
 
 
 def _new_manifest(ladder: Ladder, out: Path) -> dict[str, Any]:
-    return manifest_mod.provenance(ladder.data_files) | {
+    every = ladder.every_seat
+    return manifest_mod.provenance(ladder.data_files, get_game(ladder.game)) | {
         "run_id": ladder.run_id,
         "kind": "ladder",
         "config": ladder.config(),
         "master_seed": ladder.seed,
-        "strategies": {f: ladder.field[f] for f in FACTIONS},
+        "seats": list(every),
+        "strategies": {f: ladder.field[f] for f in every},
         "strategy_params": strategy_params(ladder.field),
-        "challengers": {c: strategy_params(dict.fromkeys(FACTIONS, c)) for c in ladder.challengers},
-        "variants": [manifest_mod.variant_entry(ladder.variant, out)],
+        "challengers": {c: strategy_params(dict.fromkeys(every, c)) for c in ladder.challengers},
+        "variants": [manifest_mod.variant_entry(ladder.variant, out, ladder.game)],
         "lineups": [
             {"key": r.key, "seat": r.seat, "challenger": r.challenger, "games": r.games}
             | {"strategies": r.strategies}

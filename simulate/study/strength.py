@@ -28,6 +28,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from simulate.games import Game
+from simulate.games import get as get_game
 from simulate.study import dataset, records
 from simulate.study import manifest as manifest_mod
 from simulate.study.backends import default_jobs
@@ -36,8 +38,15 @@ from simulate.study.bot_versions import refuse_moved
 from simulate.study.budgets import label, scaled
 from simulate.study.errors import RunError
 from simulate.study.runs import Progress, bots, check_out_dir, out_folder, play_session
-from simulate.study.specs import Study, check_strategies, games_per_name, parse_strategies
-from simulate.vijayanagara.result import FACTIONS
+from simulate.study.specs import (
+    Study,
+    check_strategies,
+    default_strategy,
+    games_per_name,
+    load_variants,
+    parse_strategies,
+    seats_of,
+)
 
 KIND = "strength"
 DEFAULT_STRENGTH_GAMES = 200
@@ -45,21 +54,24 @@ SEARCH_FACTORS = (1, 2, 4)  # the default search rungs: mcts at these multiples 
 _NAME = re.compile(r"[A-Za-z0-9_.-]+")
 
 
-def default_rungs() -> tuple[str, ...]:
-    """``--rung`` values of the default ladder of strength: the fast tier, the default, then
-    ``mcts`` in every seat at 1x, 2x and 4x its default budget."""
-    from strategies import registry
+def search_rungs(search: str = "mcts") -> list[tuple[str, str]]:
+    """(name, spec) of ``search`` in every seat at 1x, 2x and 4x its default budget: the
+    strength curve's search rungs, for a game whose default lineup it searches over."""
+    return [(f"{search}-{label(f)}", scaled(search, f)) for f in SEARCH_FACTORS]
 
-    search = [f"mcts-{label(f)}=all={scaled('mcts', f)}" for f in SEARCH_FACTORS]
-    return ("heuristic-fast=all=heuristic-fast", f"heuristic=all={registry.DEFAULT}", *search)
+
+def default_rungs(game: Game | None = None) -> tuple[str, ...]:
+    """``--rung`` values of the game's default ladder of strength (``Game.strength_rungs``:
+    Vijayanagara's fast tier, the default, then ``mcts`` at 1x, 2x and 4x its budget)."""
+    return tuple(f"{name}=all={spec}" for name, spec in (game or get_game()).strength_rungs())
 
 
 def lineup_spec(strategies: dict[str, str]) -> str:
-    """A lineup as one spec: ``all=SPEC`` when every seat plays it, else ``DS=.. BK=.. VE=..``."""
-    specs = {strategies[f] for f in FACTIONS}
+    """A lineup as one spec: ``all=SPEC`` when every seat plays it, else ``P1=.. P2=..``."""
+    specs = set(strategies.values())
     if len(specs) == 1:
         return f"all={specs.pop()}"
-    return " ".join(f"{f}={strategies[f]}" for f in FACTIONS)
+    return " ".join(f"{f}={spec}" for f, spec in strategies.items())
 
 
 @dataclass(frozen=True)
@@ -84,10 +96,15 @@ class Adoption:
     games: int
 
 
-def parse_rungs(values: Sequence[str]) -> tuple[tuple[str, dict[str, str]], ...]:
+def parse_rungs(
+    values: Sequence[str], seats: Sequence[str] | None = None, game: Game | None = None
+) -> tuple[tuple[str, dict[str, str]], ...]:
     """``--rung NAME=SPEC`` values as (name, strategies), in first-seen order. The values of
-    one NAME build its lineup as ``--strategy`` values do (seats not named play the registry
+    one NAME build its lineup as ``--strategy`` values do (seats not named play the game's
     default). RunError (one line) for a bad name or spec, or two rungs of the same bots."""
+    game = game or get_game()
+    seats = tuple(seats or game.seats())
+    default, word = default_strategy(game), game.seat_word
     given: dict[str, list[str]] = {}
     for value in values:
         name, eq, rest = str(value).partition("=")
@@ -96,20 +113,20 @@ def parse_rungs(values: Sequence[str]) -> tuple[tuple[str, dict[str, str]], ...]
             raise RunError(
                 f"--rung {value!r}: expected NAME=SPEC, e.g. mcts-2x=all=mcts:rollouts=16"
             )
-        if not _NAME.fullmatch(name) or name.upper() in (*FACTIONS, "ALL"):
+        if not _NAME.fullmatch(name) or name.upper() in (*seats, "ALL"):
             raise RunError(
-                f"--rung {value!r}: a rung's name is letters, digits and '_.-' (and not a Faction)"
+                f"--rung {value!r}: a rung's name is letters, digits and '_.-' (and not a {word})"
             )
         given.setdefault(name, []).append(rest.strip())
     out: list[tuple[str, dict[str, str]]] = []
     seen: dict[tuple[str, ...], str] = {}
     for name, specs in given.items():
         try:
-            strategies = parse_strategies(specs)
+            strategies = parse_strategies(specs, seats, default, word)
             check_strategies(strategies)
         except RunError as exc:
             raise RunError(f"--rung {name!r}: {str(exc).removeprefix('--strategy ')}") from None
-        key = tuple(strategies[f] for f in FACTIONS)
+        key = tuple(strategies[f] for f in seats)
         if key in seen:
             raise RunError(f"--rung {name!r} plays the same bots as rung {seen[key]!r}")
         seen[key] = name
@@ -148,14 +165,25 @@ class Strength:
         games: Sequence[str] = (),
         seed: int = 0,
         variants: Sequence[str] | None = None,
+        game: str | None = None,
     ) -> Strength:
         """A checked study, or RunError (one line): bad rungs, game counts, seed or variant.
-        ``rungs``: ``--rung NAME=SPEC`` values (default: ``default_rungs()``)."""
-        named = parse_rungs(rungs or default_rungs())
+        ``rungs``: ``--rung NAME=SPEC`` values (default: the game's ``default_rungs``)."""
+        try:
+            the_game = get_game(game)
+        except ValueError as exc:
+            raise RunError(str(exc)) from None
+        seats = seats_of(the_game, load_variants(variants, game=the_game))
+        named = parse_rungs(rungs or default_rungs(the_game), seats, the_game)
         default, own = parse_games(games, [n for n, _ in named])
         chosen = tuple(Rung(n, s, own.get(n, default)) for n, s in named)
         study = Study.create(
-            max(r.games for r in chosen), seed, dict(named[0][1]), variants, lineups=None
+            max(r.games for r in chosen),
+            seed,
+            dict(named[0][1]),
+            variants,
+            lineups=None,
+            game=game,
         )
         study = replace(study, lineups=tuple((r.name, dict(r.strategies)) for r in chosen))
         return cls(study, chosen, frozenset(own))
@@ -178,7 +206,7 @@ class Strength:
             "variants": base["variants"],
             "rungs": [{"name": r.name, "strategies": dict(r.strategies)} for r in self.rungs],
             "data_digest": base["data_digest"],
-        }
+        } | ({"game": base["game"]} if "game" in base else {})
 
     @property
     def run_id(self) -> str:
@@ -253,7 +281,7 @@ def adoption(out: Path, man: dict[str, Any], spec: Strength) -> Adoption:
         )
     if config.get("data_digest") != spec.config()["data_digest"]:
         raise RunError(f"{out}: the data files changed since its run; use --force to replace it")
-    played = {f: str(config["strategies"].get(f)) for f in FACTIONS}
+    played = {f: str(config["strategies"].get(f)) for f in spec.study.seats}
     for r in spec.rungs:
         if r.strategies == played:
             return Adoption(r.name, str(man.get("run_id") or ""), int(config["games"]))
@@ -322,15 +350,18 @@ def check_folder(out: Path, spec: Strength, force: bool) -> dict[str, Any] | Non
 def new_manifest(spec: Strength, out: Path) -> dict[str, Any]:
     """The manifest of a new strength study in ``out``. Its ``lineups`` are the rungs, so
     ``vsim report`` reads the folder as a run of several lineups."""
-    return manifest_mod.provenance(spec.study.data_files) | {
+    game = spec.study.game
+    return manifest_mod.provenance(spec.study.data_files, get_game(game)) | {
         "run_id": spec.run_id,
         "kind": KIND,
         "config": spec.config(),
         "master_seed": spec.seed,
-        "strategies": {f: spec.rungs[-1].strategies[f] for f in FACTIONS},
-        "variants": [manifest_mod.variant_entry(v, out) for v in spec.variants],
+        "seats": list(spec.study.seats),
+        "strategies": {f: spec.rungs[-1].strategies[f] for f in spec.study.seats},
+        "variants": [manifest_mod.variant_entry(v, out, game) for v in spec.variants],
         "lineups": [
-            {"name": r.name, "strategies": r.strategies, **bots(r.strategies)} for r in spec.rungs
+            {"name": r.name, "strategies": r.strategies, **bots(r.strategies, game)}
+            for r in spec.rungs
         ],
         "tables": {t: f"{t}/part-<variant>_<rung>-<first>-<last>.parquet" for t in records.TABLES},
     }
@@ -376,7 +407,17 @@ def work(spec: Strength, done: dict[str, set[int]], workers: int) -> list[Batch]
     for _, _, chunk, variant, r in sorted(queued, key=lambda q: q[:2]):
         lineup = spec.lineup(r)
         rows_id = run_id if lineup is None else spec.run_id
-        out.append(Batch(chunk, variant, r.strategies, spec.seed, rows_id, lineup=lineup))
+        out.append(
+            Batch(
+                chunk,
+                variant,
+                r.strategies,
+                spec.seed,
+                rows_id,
+                lineup=lineup,
+                game=spec.study.game,
+            )
+        )
     return out
 
 

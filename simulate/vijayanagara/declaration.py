@@ -141,6 +141,15 @@ class Vijayanagara(Game):
 
         return {"default": registry.DEFAULT, "fast": "heuristic-fast", "strong": "heuristic-strong"}
 
+    def strength_rungs(self) -> list[tuple[str, str]]:
+        """The fast tier, the default lineup, then mcts in every seat at 1x, 2x, 4x."""
+        from simulate.study.strength import search_rungs
+        from strategies import registry
+
+        return [("heuristic-fast", "heuristic-fast"), ("heuristic", registry.DEFAULT)] + (
+            search_rungs("mcts")
+        )
+
     def lineup_files(self) -> dict[str, Path]:
         from strategies import exploitability
 
