@@ -23,11 +23,11 @@ import numpy as np
 
 from simulate import native, play_game
 from simulate.ai import pettingzoo_env
-from simulate.ai.encoding import K
-from simulate.ai.stepper import CARD, DECIDE, Stepper
-from simulate.seeds import streams
+from simulate.vijayanagara.ai.encoding import K
+from simulate.vijayanagara.ai.stepper import CARD, DECIDE, Stepper
 from simulate.vijayanagara.game import make_strategies
 from simulate.vijayanagara.rules.ruleset import load_rules
+from simulate.vijayanagara.seeds import streams
 
 AGENTS = ("DS", "BK", "VE")
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from simulate.ai import pettingzoo_env
 from simulate.ai.agent import PolicyStrategy
-from simulate.ai.encoding import KINDS, OPTION_LEAVES, K
+from simulate.vijayanagara.ai.encoding import KINDS, OPTION_LEAVES, K
 
 
 class LinearPolicy:

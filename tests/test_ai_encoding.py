@@ -5,12 +5,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulate.ai.encoding import KINDS, Encoder, K, TooManyOptions, UnknownDecision, words
-from simulate.seeds import streams
+from simulate.vijayanagara.ai.encoding import (
+    KINDS,
+    Encoder,
+    K,
+    TooManyOptions,
+    UnknownDecision,
+    words,
+)
 from simulate.vijayanagara.rules.decisions import Decision
 from simulate.vijayanagara.rules.pieces import COUNTER_TYPE, PT_GOVERNOR, PT_TROOP
 from simulate.vijayanagara.rules.ruleset import load_rules
 from simulate.vijayanagara.rules.setup import new_state
+from simulate.vijayanagara.seeds import streams
 
 
 @pytest.fixture(scope="module")

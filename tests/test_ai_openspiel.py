@@ -10,12 +10,12 @@ pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("greenlet")
 
 import simulate.ai.openspiel_game  # noqa: E402, F401 (registers the game)
-from simulate.ai.encoding import Encoder, K  # noqa: E402
-from simulate.seeds import streams  # noqa: E402
+from simulate.vijayanagara.ai.encoding import Encoder, K  # noqa: E402
 from simulate.vijayanagara.game import play_game  # noqa: E402
 from simulate.vijayanagara.rules.dice import BattleDice  # noqa: E402
 from simulate.vijayanagara.rules.ruleset import load_rules  # noqa: E402
 from simulate.vijayanagara.rules.setup import new_state  # noqa: E402
+from simulate.vijayanagara.seeds import streams  # noqa: E402
 
 AGREEMENT_GAMES = 200
 
@@ -65,7 +65,7 @@ def test_it_passes_openspiels_random_simulation_test_with_serialisation(game):
 
 
 def test_random_games_agree_with_play_game_when_fed_the_games_chance(game):
-    from simulate.ai.stepper import Stepper
+    from simulate.vijayanagara.ai.stepper import Stepper
 
     rules = load_rules()
     for seed in range(AGREEMENT_GAMES):

@@ -13,9 +13,9 @@ pytest.importorskip("greenlet")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from simulate.ai import pettingzoo_env  # noqa: E402
-from simulate.ai.encoding import K  # noqa: E402
-from simulate.seeds import streams  # noqa: E402
+from simulate.vijayanagara.ai.encoding import K  # noqa: E402
 from simulate.vijayanagara.game import play_game  # noqa: E402
+from simulate.vijayanagara.seeds import streams  # noqa: E402
 
 ADVICE = (  # PettingZoo's advice for envs with an action mask, not failures
     "Observation space for each agent probably should be",

@@ -6,13 +6,13 @@ import pytest
 
 pytest.importorskip("greenlet")
 
-from simulate.ai.chance import card_outcomes, stacks, with_drawn  # noqa: E402
-from simulate.ai.stepper import CARD, DECIDE, DIE, Stepper  # noqa: E402
-from simulate.seeds import streams  # noqa: E402
+from simulate.vijayanagara.ai.chance import card_outcomes, stacks, with_drawn  # noqa: E402
+from simulate.vijayanagara.ai.stepper import CARD, DECIDE, DIE, Stepper  # noqa: E402
 from simulate.vijayanagara.game import play_game  # noqa: E402
 from simulate.vijayanagara.rules.dice import BattleDice  # noqa: E402
 from simulate.vijayanagara.rules.ruleset import EVENT, MONGOL_CARD, load_rules  # noqa: E402
 from simulate.vijayanagara.rules.setup import new_state  # noqa: E402
+from simulate.vijayanagara.seeds import streams  # noqa: E402
 
 AGENTS = ("DS", "BK", "VE")
 

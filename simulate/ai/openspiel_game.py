@@ -1,4 +1,5 @@
-"""The game for OpenSpiel: importing this module registers ``python_vijayanagara``.
+"""Any game with an encoder as an OpenSpiel game: ``register(game)`` registers
+``python_<name>``; importing this module registers the default game's.
 
 >>> import pyspiel
 >>> import simulate.ai.openspiel_game
@@ -6,49 +7,46 @@
 >>> game.num_players()
 3
 
-Players 0 DS, 1 BK, 2 VE; a player's action ``i`` is the ``i``-th option of its Decision
-(``encoding``). Card draws and dice are chance nodes with their real probabilities: a card's
-outcome is its index in the rules' card list, drawn from what is public alone (``chance``), a
-die's outcome 0..5 is a face 1..6; no deck order exists, so a search sees chance, never the
-deck, and every state is public (perfect information with chance). ``returns()`` give 1 to
-the winner, 0 to the others. The observation and information-state tensors are the
-encoding's vector; the information-state string is the history.
-Parameter ``variant``: a rule variant name or file ("" for the base game).
+Player ``i`` is seat ``i`` of the game's rules; its action ``i`` is the ``i``-th option of
+its Decision (``encoding``). Chance is the stepper's: a game's own chance nodes with their
+probabilities, or, for a game whose chance stays inside its engine, one chance node at the
+root that draws the game's seed (uniform over the encoder's ``seeds``). Every state is
+public (perfect information with explicit chance). ``returns()`` give 1 to the winner, 0 to
+the others. The observation and information-state tensors are the encoder's vector; the
+information-state string is the history. Parameter ``variant``: a rule variant name or file
+("" for the base game).
 """
 
 from __future__ import annotations
 
 import functools
-import random
+from typing import Any
 
 import numpy as np
 import pyspiel
 
-from simulate.vijayanagara.rules import victory
-from simulate.vijayanagara.rules.decisions import render
-from simulate.vijayanagara.rules.pieces import FACTIONS, NAMES
-from simulate.vijayanagara.rules.ruleset import Rules, load_rules
-from simulate.vijayanagara.rules.setup import new_state
+from .encoding import DECIDE, OVER, GameEncoder, adapted
 
-from .chance import FACES
-from .encoding import Encoder, K
-from .stepper import CARD, DECIDE, DIE, OVER, Stepper
-
-SHORT_NAME = "python_vijayanagara"
-MAX_GAME_LENGTH = 20_000  # moves and chance outcomes: 491 at most over 200 random games (bench_ai)
+_CLASSES: dict[str, type] = {}  # short name -> its registered game class
 
 
-def game_type() -> pyspiel.GameType:
+def short_name(game: Any) -> str:
+    return f"python_{game.name}"
+
+
+def game_type(game: Any, encoder: GameEncoder) -> pyspiel.GameType:
+    n = len(encoder.seats)
+    low, high = encoder.seat_range or (n, n)
     return pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="Python Vijayanagara: The Deccan Empires of Medieval India",
+        short_name=short_name(game),
+        long_name=f"Python {game.title or game.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=3,
-        min_num_players=3,
+        max_num_players=high,
+        min_num_players=low,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -57,160 +55,172 @@ def game_type() -> pyspiel.GameType:
     )
 
 
-class Shared:
-    """The rules and encoder of a game, shared by its states (never copied with them)."""
+def register(game: Any = None) -> str:
+    """Register ``game`` (a Game, a name or ``module:OBJECT``; None: the default) with
+    pyspiel, once; its short name. NoEncoder (one line) for a game without an encoder."""
+    game, _, encoder = adapted(game)
+    name = short_name(game)
+    if name not in _CLASSES:
+        cls = type(f"Game_{game.name}", (AdapterGame,), {"game": game, "__module__": __name__})
+        globals()[cls.__name__] = cls  # pickle finds the class here
+        pyspiel.register_game(game_type(game, encoder), cls)
+        _CLASSES[name] = cls
+    return name
 
-    def __init__(self, variant: str, rules: Rules | None = None) -> None:
+
+def load(game: Any = None, variant: str = "") -> pyspiel.Game:
+    """The OpenSpiel game of ``game`` under ``variant`` (registered first if need be)."""
+    return pyspiel.load_game(register(game), {"variant": str(variant or "")})
+
+
+def for_rules(rules: Any, game: Any = None) -> AdapterGame:
+    """The OpenSpiel game over compiled ``rules`` (a strategy gets them, not their variant)."""
+    out = _CLASSES[register(game)]()
+    out.shared = Shared(out.game, "", rules)
+    return out
+
+
+class Shared:
+    """The game, rules and encoder of an OpenSpiel game, shared by its states (never copied)."""
+
+    def __init__(self, game: Any, variant: str, rules: Any = None) -> None:
         self.variant = variant
         self.given = rules is not None  # rules given, not loaded from the variant
-        self.rules = load_rules(variant or None) if rules is None else rules
-        self.encoder = Encoder(self.rules)
-        self.initial = new_state(self.rules, random.Random(0))  # its deck is never read
+        self.game, self.rules, self.encoder = adapted(game, variant or None, rules)
 
     def __deepcopy__(self, memo: dict) -> Shared:
         return self
 
     def __reduce__(self) -> tuple:
+        ref = self.game.ref or self.game
         if self.given:
-            return (Shared, (self.variant, self.rules))
-        return (shared, (self.variant,))
+            return (_shared_with, (ref, self.variant, self.rules))
+        return (shared, (ref, self.variant))
 
 
-@functools.lru_cache(maxsize=8)
-def shared(variant: str) -> Shared:
-    """The one Shared of a variant in this process."""
-    return Shared(variant)
+def _shared_with(game: Any, variant: str, rules: Any) -> Shared:
+    return Shared(game, variant, rules)
 
 
-class VijayanagaraGame(pyspiel.Game):
-    """The OpenSpiel game (``pyspiel.load_game("python_vijayanagara")``)."""
+@functools.lru_cache(maxsize=16)
+def shared(game: Any, variant: str) -> Shared:
+    """The one Shared of a game's variant in this process."""
+    return Shared(game, variant)
+
+
+class AdapterGame(pyspiel.Game):
+    """The OpenSpiel game of one toolkit game (a subclass per game: ``register``)."""
+
+    game: Any = None
 
     def __init__(self, params: dict | None = None) -> None:
         params = dict(params or {})
-        self.shared = shared(str(params.get("variant") or ""))
+        self.shared = shared(self.game, str(params.get("variant") or ""))
+        encoder = self.shared.encoder
         info = pyspiel.GameInfo(
-            num_distinct_actions=K,
-            max_chance_outcomes=max(len(self.shared.rules.cards), FACES),
-            num_players=3,
+            num_distinct_actions=encoder.actions,
+            max_chance_outcomes=encoder.max_chance_outcomes,
+            num_players=len(encoder.seats),
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=None,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=encoder.max_game_length,
         )
-        super().__init__(game_type(), info, params)
+        super().__init__(game_type(self.game, encoder), info, params)
 
-    @classmethod
-    def with_rules(cls, rules: Rules) -> VijayanagaraGame:
-        """The game over compiled ``rules`` (a strategy gets them, not their variant's name)."""
-        game = cls()
-        game.shared = Shared("", rules)
-        return game
+    def new_initial_state(self) -> AdapterState:
+        return AdapterState(self)
 
-    def new_initial_state(self) -> VijayanagaraState:
-        return VijayanagaraState(self)
-
-    def state_at(self, stepper: Stepper) -> VijayanagaraState:
-        """A state over a stepper in chance mode (``Stepper.at_turn`` for a game in progress)."""
-        return VijayanagaraState(self, stepper)
+    def state_at(self, stepper: Any) -> AdapterState:
+        """A state over a stepper (a game's own, in chance mode, for a game in progress)."""
+        return AdapterState(self, stepper)
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return Observer(self.shared.encoder, perfect_recall)
 
 
-class VijayanagaraState(pyspiel.State):
-    """A game in progress (its engine waits in a ``Stepper``)."""
+class AdapterState(pyspiel.State):
+    """A game in progress (its engine waits in a stepper)."""
 
-    def __init__(self, game: VijayanagaraGame, stepper: Stepper | None = None) -> None:
+    def __init__(self, game: AdapterGame, stepper: Any = None) -> None:
         super().__init__(game)
         self.shared = game.shared
         self._stepper = stepper  # made when first needed: a clone replaces it at once
 
     @property
-    def stepper(self) -> Stepper:
+    def stepper(self) -> Any:
         if self._stepper is None:
-            self._stepper = Stepper(self.shared.rules, self.shared.initial, None)
+            self._stepper = self.shared.encoder.initial()
         return self._stepper
 
     def current_player(self) -> int:
-        kind, faction, _ = self.stepper.pending
+        kind, seat, _ = self.stepper.pending
         if kind == DECIDE:
-            return faction
+            return seat
         if kind == OVER:
             return pyspiel.PlayerId.TERMINAL
         return pyspiel.PlayerId.CHANCE
 
     def _legal_actions(self, player: int) -> list[int]:
-        kind, faction, decision = self.stepper.pending
-        if kind != DECIDE or player != faction:
+        kind, seat, decision = self.stepper.pending
+        if kind != DECIDE or player != seat:
             return []
         return list(range(self.shared.encoder.check(decision)))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        kind, _, payload = self.stepper.pending
-        if kind == CARD:
-            return list(payload)
-        if kind == DIE:
-            return [(face, 1.0 / FACES) for face in range(FACES)]
-        return []
+        pending = self.stepper.pending
+        if pending[0] in (DECIDE, OVER):
+            return []
+        return self.shared.encoder.chance_outcomes(pending)
 
     def _apply_action(self, action: int) -> None:
         self.stepper.answer(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        encoder = self.shared.encoder
+        pending = self.stepper.pending
         if player == pyspiel.PlayerId.CHANCE:
-            if self.stepper.pending[0] == CARD:
-                return f"card {self.shared.rules.cards[action].id}"
-            return f"die {action + 1}"
-        kind, _, decision = self.stepper.pending
+            return encoder.chance_string(pending, action)
+        kind, _, decision = pending
         if kind == DECIDE and 0 <= action < len(decision.options):
-            return f"{NAMES[player]} {decision.kind} {render(decision.options[action])}"
-        return f"{NAMES[player]} action {action}"
+            return encoder.action_string(player, decision, action)
+        return f"{encoder.seats[player]} action {action}"
 
     def is_terminal(self) -> bool:
         return self.stepper.pending[0] == OVER
 
     def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0, 0.0, 0.0]
-        win, _ = victory.winner(self.shared.rules, self.stepper.state)
-        return [1.0 if win == f else 0.0 for f in FACTIONS]
+        return self.shared.encoder.returns(self.stepper)
 
     def public_digest(self) -> str:
-        """The state digest with the deck cut to the cards drawn (the rest is never fixed)."""
-        st = self.stepper.state.copy()
-        st.deck = st.deck[: st.pos]
-        return st.digest()
+        """A digest of the public position (the encoder's ``digest``)."""
+        return self.shared.encoder.digest(self.stepper)
 
     def __str__(self) -> str:
-        kind, faction, payload = self.stepper.pending
-        if kind == DECIDE:
-            now = f"{NAMES[faction]} decides {payload.kind} ({len(payload.options)} options)"
-        else:
-            now = {CARD: "a card is drawn", DIE: "a die is rolled", OVER: "game over"}[kind]
-        return f"card {self.stepper.state.pos}, state {self.public_digest()}: {now}"
+        return self.shared.encoder.position(self.stepper)
 
 
 class Observer:
-    """The encoding's vector for a player (``observation`` and ``information_state``)."""
+    """The encoder's vector for a player (``observation`` and ``information_state``)."""
 
-    def __init__(self, encoder: Encoder, perfect_recall: bool) -> None:
+    def __init__(self, encoder: GameEncoder, perfect_recall: bool) -> None:
         self.encoder = encoder
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
 
-    def set_from(self, state: VijayanagaraState, player: int) -> None:
-        kind, _, decision = state.stepper.pending
-        vector = self.encoder.encode(
-            state.stepper.state, player, decision if kind == DECIDE else None
-        )
+    def set_from(self, state: AdapterState, player: int) -> None:
+        stepper = state.stepper
+        kind, _, decision = stepper.pending
+        vector = self.encoder.encode(stepper.view, player, decision if kind == DECIDE else None)
         self.tensor[:] = vector
 
-    def string_from(self, state: VijayanagaraState, player: int) -> str:
+    def string_from(self, state: AdapterState, player: int) -> str:
+        seat = self.encoder.seats[player]
         if self.perfect_recall:
-            return f"{NAMES[player]}: " + " ".join(str(a) for a in state.history())
-        return f"{NAMES[player]}: {state}"
+            return f"{seat}: " + " ".join(str(a) for a in state.history())
+        return f"{seat}: {state}"
 
 
-pyspiel.register_game(game_type(), VijayanagaraGame)
+register()

@@ -1,207 +1,148 @@
-"""One game as a sequence of steps that a caller drives (PettingZoo's ``step``, OpenSpiel's
-``apply_action``): the engine, which asks its strategies synchronously (``ctx.ask``), runs in
-a greenlet and stops at every Decision, and in chance mode at every card draw and die, until
-the caller answers.
+"""Any game as a sequence of steps that a caller drives (PettingZoo's ``step``, OpenSpiel's
+``apply_action``): the game's own ``play`` runs in a greenlet with one caller seat per seat,
+and every Decision switches to the driver until it answers (docs/ai.md).
 
-Why a greenlet: a round trip costs 0.4 us, against 12 us for a worker thread handing over
-through locks; on the same random games, the engine in a greenlet runs at x1.15 the time of
-``play_game``, in a worker thread at x2.8 to x3.6, and replaying the card from its
-start at every step at x12 to x14 (``benchmarks/bench_ai.py speed``).
-
-A copy (OpenSpiel's ``clone``) cannot copy a running greenlet: it replays instead, from a
-snapshot of the state taken where nothing is in progress (before each card is drawn, or
-where the stepper was started) and the answers given since.
+Chance stays inside the engine, drawn from the seed's streams, so a seeded stepper plays the
+very game ``play`` plays with the same answers. A greenlet cannot be copied: a copy replays
+the game from its seed through the answers given so far. A stepper made without a seed waits
+first at a chance node, the seed (OpenSpiel's root).
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import greenlet
 
-from simulate.seeds import streams
-from simulate.vijayanagara.rules import sequence
-from simulate.vijayanagara.rules.context import Context
-from simulate.vijayanagara.rules.decisions import Decision
-from simulate.vijayanagara.rules.dice import BattleDice
-from simulate.vijayanagara.rules.observation import Observation
-from simulate.vijayanagara.rules.pieces import INDEX
-from simulate.vijayanagara.rules.ruleset import Rules
-from simulate.vijayanagara.rules.setup import new_state
-from simulate.vijayanagara.rules.state import GameState
-
-from .chance import FACES, ChanceContext, card_outcomes, with_drawn
-
-DECIDE, CARD, DIE, OVER = "decide", "card", "die", "over"  # what a stepper waits for
+from .pending import DECIDE, OVER, SEED
 
 
 class Engine:
-    """The engine's side of a stepper, run in its greenlet: it never refers back to the
-    Stepper, so a dropped Stepper frees its greenlet (greenlets are outside the cycle
-    collector: a Stepper -> greenlet -> frame -> Stepper cycle would leak)."""
+    """The engine's side, run in its greenlet: it never refers back to the stepper, so a
+    dropped stepper frees its greenlet (greenlets are outside the cycle collector)."""
 
-    __slots__ = ("rules", "chance", "ctx", "driver", "base", "answers")
+    __slots__ = ("game", "rules", "seed", "driver", "view", "outcome", "answers")
 
-    def __init__(self, rules: Rules, chance: bool, base: tuple) -> None:
+    def __init__(self, game: Any, rules: Any, seed: int) -> None:
+        self.game = game
         self.rules = rules
-        self.chance = chance
-        self.base = base  # (state, dice, resume) where nothing is in progress
-        self.answers: list[int] = []  # given since ``base``
-        state, dice, resume = base
-        st = state.copy()
-        seats = (Seat(self), Seat(self), Seat(self))
-        if chance:
-            ctx = ChanceContext(rules, st, None, seats, Observation(rules, st))
-            ctx.roll_die = self.die
-            ctx.fought = {}
-        else:
-            ctx = Context(rules, st, _copied(dice), seats, Observation(rules, st))
-        self.ctx = ctx
+        self.seed = seed
         self.driver = greenlet.getcurrent()
+        self.view: Any = None  # the last observation the engine gave
+        self.outcome: Any = None
+        self.answers: list[int] = []
 
-    def play(self, resume: bool) -> tuple:
-        """The engine's loop (``play_game``'s), drawing from chance nodes in chance mode."""
-        ctx = self.ctx
-        st = ctx.state
-        if resume:
-            sequence.resume_card(ctx)
-        while not st.over:
-            self.base = (st.copy(), _copied(ctx.dice), False)
-            self.answers = []
-            if self.chance:
-                ctx.fought = {}
-                outcomes = card_outcomes(self.rules, st.deck, st.pos)
-                card = outcomes[0][0]
-                if len(outcomes) > 1:
-                    card = self.driver.switch((CARD, -1, outcomes))
-                st.deck = with_drawn(st.deck, st.pos, card)
-            sequence.next_card(ctx)
+    def play(self) -> tuple:
+        seats = tuple(Caller(self, i) for i in range(len(self.game.seats(self.rules))))
+        self.outcome = self.game.play(self.seed, seats, self.rules)
         return (OVER, -1, None)
 
-    def die(self, battle: Any) -> int:
-        return self.driver.switch((DIE, -1, battle)) + 1
 
+class Caller:
+    """The strategy of one seat: it hands each Decision to the driver and plays its answer."""
 
-class Seat:
-    """The strategy the engine asks for a Faction: it hands the Decision to the caller."""
+    __slots__ = ("engine", "seat", "name")
 
-    __slots__ = ("engine", "name")
-
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, seat: int) -> None:
         self.engine = engine
+        self.seat = seat
         self.name = "caller"
 
-    def choose(self, observation: Any, decision: Decision) -> Any:
-        ask = (DECIDE, INDEX[decision.faction], decision)
-        return decision.options[self.engine.driver.switch(ask)]
+    def new_game(self, faction: str, rng: Any, rules: Any) -> None:
+        pass
+
+    def choose(self, observation: Any, decision: Any) -> Any:
+        engine = self.engine
+        engine.view = observation
+        return decision.options[engine.driver.switch((DECIDE, self.seat, decision))]
 
 
-class Stepper:
-    """A game waiting at ``pending``: ``(DECIDE, faction, Decision)``, ``(CARD, -1, ((card,
-    probability), ...))``, ``(DIE, -1, battle)`` or ``(OVER, -1, None)``; ``answer`` moves it
-    on. ``chance`` False plays the seed's deck and dice exactly as ``play_game`` does."""
+class GenericStepper:
+    """A game waiting at ``pending`` (``encoding``'s module docstring); ``seed`` None starts
+    at the seed's chance node, over ``seeds`` outcomes."""
 
-    __slots__ = ("engine", "green", "pending")
+    __slots__ = ("game", "rules", "seeds", "engine", "green", "pending")
 
-    def __init__(
-        self, rules: Rules, state: GameState, dice: BattleDice | None, resume: bool = False
-    ) -> None:
-        self._start(rules, dice is None, (state.copy(), _copied(dice), resume), ())
-
-    @classmethod
-    def seeded(cls, rules: Rules, seed: int) -> Stepper:
-        """Game ``seed`` with its own deck and dice (the streams ``play_game`` uses)."""
-        rngs = streams(seed)
-        state = new_state(rules, rngs["deck"])
-        return cls(rules, state, BattleDice(rngs["dice"]))
-
-    @classmethod
-    def with_chance(cls, rules: Rules) -> Stepper:
-        """A new game whose cards and dice are chance nodes (no deck order exists)."""
-        return cls(rules, new_state(rules, random.Random(0)), None)
-
-    @classmethod
-    def at_turn(cls, rules: Rules, state: GameState) -> Stepper:
-        """A game with chance nodes resumed at ``state``: a Faction's turn on the Event card
-        in play (the acted mask says who is done, 2.3.2)."""
-        return cls(rules, state, None, resume=True)
+    def __init__(self, game: Any, rules: Any, seed: int | None, seeds: int = 0) -> None:
+        self.game = game
+        self.rules = rules
+        self.seeds = seeds
+        self.engine: Engine | None = None
+        self.green: Any = None
+        if seed is None:
+            self.pending: tuple = (SEED, -1, seeds)
+        else:
+            self._start(seed)
 
     @property
-    def state(self) -> GameState:
-        return self.engine.ctx.state
+    def seed(self) -> int | None:
+        return None if self.engine is None else self.engine.seed
 
     @property
-    def rules(self) -> Rules:
-        return self.engine.rules
+    def answers(self) -> tuple[int, ...]:
+        return () if self.engine is None else tuple(self.engine.answers)
+
+    @property
+    def view(self) -> Any:
+        return None if self.engine is None else self.engine.view
+
+    @property
+    def outcome(self) -> Any:
+        """The game's Outcome once it is over (None before)."""
+        return None if self.engine is None else self.engine.outcome
 
     @property
     def over(self) -> bool:
         return self.pending[0] == OVER
 
     def answer(self, value: int) -> None:
-        """Answer what the stepper waits for: an option's index, a card index or a die face
-        0..5. ValueError (one line) for anything else."""
+        """Answer the pending Decision with an option's index, or the seed node with a seed.
+        ValueError (one line) for anything else."""
         kind, _, payload = self.pending
-        if kind == DECIDE:
-            ok = 0 <= value < len(payload.options)
-        elif kind == CARD:
-            ok = any(value == c for c, _ in payload)
-        elif kind == DIE:
-            ok = 0 <= value < FACES
-        else:
+        if kind == OVER:
             raise ValueError("the game is over: nothing to answer")
-        if not ok or isinstance(value, bool):
-            raise ValueError(
-                f"{value!r} does not answer the pending {kind} ({_what(self.pending)})"
-            )
+        limit = len(payload.options) if kind == DECIDE else payload
+        if isinstance(value, bool) or not 0 <= value < limit:
+            what = f"{payload.kind}, {limit} options" if kind == DECIDE else f"0..{limit - 1}"
+            raise ValueError(f"{value!r} does not answer the pending {kind} ({what})")
+        if kind == SEED:
+            self._start(int(value))
+            return
         engine = self.engine
-        engine.answers.append(value)
+        engine.answers.append(int(value))
         engine.driver = greenlet.getcurrent()
-        self.pending = self.green.switch(value)
+        self.pending = self.green.switch(int(value))
 
-    def copy(self) -> Stepper:
-        """An independent stepper at the same point (replayed from the last snapshot)."""
-        e = self.engine
-        return _restored(e.rules, e.chance, e.base, e.answers)
+    def copy(self) -> GenericStepper:
+        """An independent stepper at the same point (replayed from the seed)."""
+        return _restored(self.game, self.rules, self.seeds, self.seed, self.answers)
 
-    def __deepcopy__(self, memo: dict) -> Stepper:
+    def __deepcopy__(self, memo: dict) -> GenericStepper:
         return self.copy()  # OpenSpiel's clone deep-copies a state's attributes
 
     def __reduce__(self) -> tuple:
-        e = self.engine
-        return (_restored, (e.rules, e.chance, e.base, list(e.answers)))
+        parts = (self.rules, self.seeds, self.seed, self.answers)
+        ref = getattr(self.game, "ref", "")
+        return (_by_ref, (ref, *parts)) if ref else (_restored, (self.game, *parts))
 
-    def _start(self, rules: Rules, chance: bool, base: tuple, answers) -> None:
-        """Start the engine from ``base`` and give it ``answers``."""
-        self.engine = engine = Engine(rules, chance, base)
+    def _start(self, seed: int) -> None:
+        self.engine = engine = Engine(self.game, self.rules, seed)
         self.green = greenlet.greenlet(engine.play)
-        self.pending = self.green.switch(base[2])
-        for value in answers:
-            self.answer(value)
+        self.pending = self.green.switch()
 
 
-def _restored(rules: Rules, chance: bool, base: tuple, answers: list[int]) -> Stepper:
-    """A stepper from its pickled parts (OpenSpiel serialises a state's attributes)."""
-    out = Stepper.__new__(Stepper)
-    out._start(rules, chance, base, tuple(answers))
+def _restored(
+    game: Any, rules: Any, seeds: int, seed: int | None, answers: tuple[int, ...]
+) -> GenericStepper:
+    """A stepper from its parts: the seed and the answers replayed."""
+    out = GenericStepper(game, rules, seed, seeds)
+    for value in answers:
+        out.answer(value)
     return out
 
 
-def _copied(dice: BattleDice | None) -> BattleDice | None:
-    """An independent copy of the game's dice (its key and the battles fought so far)."""
-    if dice is None:
-        return None
-    out = BattleDice.__new__(BattleDice)
-    out.key = dice.key
-    out.fought = dict(dice.fought)
-    return out
+def _by_ref(ref: str, rules: Any, seeds: int, seed: int | None, answers: tuple) -> GenericStepper:
+    """A pickled stepper whose game is found again by its registry reference."""
+    from simulate.games import registry
 
-
-def _what(pending: tuple) -> str:
-    kind, faction, payload = pending
-    if kind == DECIDE:
-        return f"{payload.kind} of {payload.faction}, {len(payload.options)} options"
-    if kind == CARD:
-        return f"one of {len(payload)} cards"
-    return "a face 0..5"
+    return _restored(registry.get(ref), rules, seeds, seed, answers)

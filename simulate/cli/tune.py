@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.app import InputError, cli
+from simulate.cli.app import InputError, cli, game_option
 from simulate.cli.run import resumable
 from simulate.study.backends import BACKENDS
 from simulate.study.errors import RunError
@@ -15,7 +15,7 @@ from simulate.study.errors import RunError
 @cli.command("tune")
 @click.argument("search_file", metavar="VARIANT.toml", type=click.Path(path_type=Path))
 @click.option(
-    "--target", default="equal", show_default=True, metavar="equal|DS=x,BK=y,VE=z",
+    "--target", default="equal", show_default=True, metavar="equal|SEAT=x,...",
     help="The win rates to approach (among decided games; they sum to 1).",
 )  # fmt: skip
 @click.option("--budget", type=int, default=4000, show_default=True, help="Games in all.")
@@ -37,6 +37,7 @@ from simulate.study.errors import RunError
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask or Ray address.")
 @click.option("--force", is_flag=True, help="Replace a different search found in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@game_option
 @click.pass_context
 def tune(
     ctx: click.Context, search_file: Path, out: Path, quiet: bool, force: bool, **opts

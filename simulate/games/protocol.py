@@ -101,6 +101,11 @@ class Game:
     def base_variant(self) -> Any:
         return self.load_variant(None)
 
+    def variant_from_content(self, content: dict[str, Any], path: Path) -> Any:
+        """A variant from parsed TOML read at ``path``, checked as a file is (``vsim tune``'s
+        search file, its ``[search]`` table taken out)."""
+        raise NotImplementedError(f"game {self.name!r} reads no variant from content")
+
     def variant_names(self) -> list[str]:
         """The built-in variants' names."""
         return []

@@ -39,6 +39,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simulate.errors import DataError
+from simulate.games import DEFAULT as DEFAULT_GAME
+from simulate.games import Game
+from simulate.games import get as get_game
 from simulate.overrides import with_settings
 from simulate.study import manifest as manifest_mod
 from simulate.study import tuning_folder
@@ -46,9 +50,7 @@ from simulate.study.backends import Backend, default_jobs, open_backend
 from simulate.study.batch import Batch, Chunk, play
 from simulate.study.errors import GamesFailed, RunError
 from simulate.study.runs import Progress, locked
-from simulate.study.specs import check_strategies, parse_strategies
-from simulate.vijayanagara.result import FACTIONS
-from simulate.vijayanagara.rules.datafiles import DataError
+from simulate.study.specs import check_strategies, default_strategy, parse_strategies
 
 STATE_FILE = "search.json"
 CHUNK = 50
@@ -90,10 +92,16 @@ class Dimension:
         return {"key": self.key, "low": self.low, "high": self.high, "step": self.step}
 
 
-def parse_target(text: str) -> dict[str, float]:
-    """``equal`` or ``DS=0.4,BK=0.3,VE=0.3`` (summing to 1); RunError (one line) if bad."""
+def parse_target(text: str, seats: Sequence[str] | None = None) -> dict[str, float]:
+    """``equal`` or ``P1=0.4,P2=0.3,P3=0.3`` (a share per seat, summing to 1; the default
+    game's seats when none are given); RunError (one line) if bad."""
+    order = tuple(seats or get_game().seats())
+    share = round(1 / len(order), 1)
+    example = ",".join(
+        f"{f}={1 - share * (len(order) - 1) if i == 0 else share:.2g}" for i, f in enumerate(order)
+    )
     if text.strip().lower() == "equal":
-        return {f: 1 / 3 for f in FACTIONS}
+        return {f: 1 / len(order) for f in order}
     out: dict[str, float] = {}
     for part in text.split(","):
         name, eq, value = part.partition("=")
@@ -102,19 +110,23 @@ def parse_target(text: str) -> dict[str, float]:
             share = float(value)
         except ValueError:
             share = math.nan
-        if not eq or name not in FACTIONS or not 0 <= share <= 1:
-            raise RunError(f"--target {text!r}: expected equal or DS=0.4,BK=0.3,VE=0.3")
+        if not eq or name not in order or not 0 <= share <= 1:
+            raise RunError(f"--target {text!r}: expected equal or {example}")
         out[name] = share
-    if set(out) != set(FACTIONS) or abs(sum(out.values()) - 1) > 1e-6:
-        raise RunError(f"--target {text!r}: give DS, BK and VE, summing to 1")
-    return out
+    if set(out) != set(order) or abs(sum(out.values()) - 1) > 1e-6:
+        every = ", ".join(order[:-1]) + f" and {order[-1]}"
+        raise RunError(f"--target {text!r}: give {every}, summing to 1")
+    return {f: out[f] for f in order}
 
 
-def load_search(path: Path) -> tuple[Any, tuple[Dimension, ...]]:
+def load_search(path: Path, game: Game | None = None) -> tuple[Any, tuple[Dimension, ...]]:
     """The variant of a search file (its ``[search]`` table left out) and the dimensions,
     each value checked as a variant setting; RunError (one line) on any problem."""
-    from simulate.variants import variant_from_content
-    from simulate.vijayanagara.rules.ruleset import load_rules
+    game = game or get_game()
+    variant_from_content = game.variant_from_content
+
+    def load_rules(variant: Any) -> Any:
+        return game.compile(variant)
 
     try:
         content = tomllib.loads(Path(path).read_text("utf-8"))
@@ -175,6 +187,8 @@ class Search:
     seed: int
     strategies: dict[str, str]
     data_files: dict[str, Any] = field(default_factory=dict, compare=False)
+    game: str = DEFAULT_GAME  # the game's reference (simulate.games)
+    seats: tuple[str, ...] = ()  # in turn order
 
     @classmethod
     def create(
@@ -185,6 +199,7 @@ class Search:
         first: int = 100,
         seed: int = 0,
         strategies: Sequence[str] | None = None,
+        game: str | None = None,
     ) -> Search:
         for name, value, low in (
             ("--budget", budget, 1),
@@ -198,13 +213,19 @@ class Search:
                 f"--budget ({budget}) must be at least four times --first-games ({first}): "
                 "a third of it or more plays the winner and the base game again on fresh seeds"
             )
-        goal = parse_target(target)
-        chosen = parse_strategies(strategies)
+        try:
+            the_game = get_game(game)
+        except ValueError as exc:
+            raise RunError(str(exc)) from None
+        base, dims = load_search(Path(path), the_game)
+        seats = the_game.seats(the_game.compile(base))
+        goal = parse_target(target, seats)
+        word = the_game.seat_word
+        chosen = parse_strategies(strategies, seats, default_strategy(the_game), word)
         check_strategies(chosen)
-        base, dims = load_search(Path(path))
-        return cls(
-            Path(path), base, dims, goal, budget, first, seed, chosen, manifest_mod.data_files()
-        )
+        files = manifest_mod.data_files(the_game.data_dir())
+        ref = the_game.ref or the_game.name
+        return cls(Path(path), base, dims, goal, budget, first, seed, chosen, files, ref, seats)
 
     def config(self) -> dict[str, Any]:
         return {
@@ -217,7 +238,7 @@ class Search:
             "seed": self.seed,
             "strategies": self.strategies,
             "data_digest": manifest_mod.data_digest(self.data_files),
-        }
+        } | ({"game": self.game} if self.game != DEFAULT_GAME else {})
 
     def candidate(self, params: dict[str, Any], name: str) -> Any:
         return with_settings(self.base, sorted(params.items()), name=name)
@@ -243,7 +264,7 @@ def distance(
     if decided == 0:
         return math.inf, 0.0, math.inf
     gaps, lows, highs = [], [], []
-    for f in FACTIONS:
+    for f in target:
         p, t = wins[f] / decided, target[f]
         lo, hi = wilson_interval(wins[f], decided)
         gaps.append(p - t)
@@ -264,11 +285,16 @@ def _play(
     variant = search.candidate(params, name)
     work = [
         Batch(
-            Chunk("c", a, min(last, a + CHUNK - 1)), variant, search.strategies, search.seed, "tune"
+            Chunk("c", a, min(last, a + CHUNK - 1)),
+            variant,
+            search.strategies,
+            search.seed,
+            "tune",
+            game=search.game,
         )
         for a in range(first, last + 1, CHUNK)
     ]
-    counts = dict.fromkeys([*FACTIONS, "tie", "failed"], 0)  # "failed": kept in the schema
+    counts = dict.fromkeys([*search.seats, "tie", "failed"], 0)  # "failed": kept in the schema
     for result in play(work, backend=be):
         g = result.games()
         for w, e in zip(g["winner"], g["error"], strict=True):
@@ -352,7 +378,10 @@ def run_search(
                 row = {
                     "trial": trial, "kind": kind, "games": games,
                     "params": json.dumps(params, sort_keys=True), **counts,
-                    **{f"win_{f}": counts[f] / decided if decided else math.nan for f in FACTIONS},
+                    **{
+                        f"win_{f}": counts[f] / decided if decided else math.nan
+                        for f in search.seats
+                    },
                     "distance": d, "distance_low": lo, "distance_high": hi,
                 }  # fmt: skip
                 log.add(f"t{trial:04d}-{games:06d}", [row])
@@ -422,7 +451,8 @@ def _fresh(be: Backend, search: Search, params: dict[str, Any], progress: Progre
     sides = {"winner": params, "base": {}}
     work = [
         Batch(Chunk(side, a, min(last, a + CHUNK - 1)),
-              search.candidate(values, f"fresh-{side}"), search.strategies, search.seed, "tune")
+              search.candidate(values, f"fresh-{side}"), search.strategies, search.seed, "tune",
+              game=search.game)
         for side, values in sides.items()
         for a in range(first, last + 1, CHUNK)
     ]  # fmt: skip
@@ -449,7 +479,7 @@ def _fresh_row(
     search: Search, chosen: dict[str, Any] | None, winners: Sequence[str], kind: str
 ) -> dict[str, Any]:
     """A row like the search's (counts, win rates, distance) of games on fresh seeds."""
-    counts = {o: sum(1 for w in winners if w == o) for o in (*FACTIONS, "tie")}
+    counts = {o: sum(1 for w in winners if w == o) for o in (*search.seats, "tie")}
     decided = len(winners) - counts["tie"]
     d, lo, hi = distance(counts, decided, search.target)
     return {
@@ -459,7 +489,7 @@ def _fresh_row(
         "params": chosen["params"] if chosen else json.dumps({}),
         **counts,
         "failed": 0,
-        **{f"win_{f}": counts[f] / decided if decided else math.nan for f in FACTIONS},
+        **{f"win_{f}": counts[f] / decided if decided else math.nan for f in search.seats},
         "distance": d,
         "distance_low": lo,
         "distance_high": hi,
@@ -474,16 +504,18 @@ def fresh_gain(
     resampled together on both sides)."""
     import numpy as np
 
-    codes = {o: i for i, o in enumerate((*FACTIONS, "tie"))}
+    seats = tuple(target)
+    k = len(seats)
+    codes = {o: i for i, o in enumerate((*seats, "tie"))}
     a = np.array([codes[w] for w in winner])
     b = np.array([codes[w] for w in base])
     n = a.size
-    goal = np.array([target[f] for f in FACTIONS])
+    goal = np.array([target[f] for f in seats])
 
     def dist(x: Any) -> Any:
         counts = np.stack([(x == i).sum(axis=-1) for i in range(len(codes))], axis=-1)
-        decided = np.maximum(n - counts[..., 3], 1)
-        rates = counts[..., :3] / decided[..., None]
+        decided = np.maximum(n - counts[..., k], 1)
+        rates = counts[..., :k] / decided[..., None]
         return 100 * np.sqrt(((rates - goal) ** 2).mean(axis=-1))
 
     rng = np.random.default_rng(seed)

@@ -84,6 +84,11 @@ class Vijayanagara(Game):
 
         return load_variant(ref)
 
+    def variant_from_content(self, content: dict[str, Any], path: Path) -> Any:
+        from simulate.variants import variant_from_content
+
+        return variant_from_content(content, path)
+
     def variant_names(self) -> list[str]:
         from simulate.variants import list_variants
 
@@ -154,6 +159,11 @@ class Vijayanagara(Game):
         from strategies import exploitability
 
         return {"exploitability": exploitability.FILE, "strength": exploitability.STRENGTH_FILE}
+
+    def encoder(self, rules: Any) -> Any:
+        from simulate.vijayanagara.ai import encoder
+
+        return encoder(rules)
 
     def report_sections(self, run: Any, figures_dir: Path | None) -> list[Section]:
         from simulate.vijayanagara import report
