@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from cli_support import cut_after, invoke, listing, stops
 
-from simulate.study import bot_space
 from simulate.study import bot_tuning as bt
+from simulate.study import tunable
 from simulate.study.errors import RunError
+from simulate.vijayanagara import bot_space
 
 # A Sultanate bot that never Attacks and values no kill: it wins about 2% of its games
 # against heuristic-v1 (30% with the shipped values).
@@ -58,7 +59,7 @@ def test_the_tuner_improves_a_deliberately_bad_weight_vector(tmp_path):
     (phase,) = run.phases
     assert phase.accepted and phase.validated[1] > phase.validated[0]
     assert phase.best > phase.incumbent
-    assert run.field["DS"] != bt.start_values(bt.Space.load(tmp_path / "space.toml"),
+    assert run.field["DS"] != bot_space.start_values(bot_space.load_space(tmp_path / "space.toml"),
                                               tmp_path / "bad.toml")["DS"]  # fmt: skip
     weights = (tmp_path / "t" / "weights.toml").read_text()
     assert "[seat.DS.play]" in weights
@@ -250,9 +251,9 @@ def test_over_the_default_every_seat_value_is_laid_over_its_layers():
     # --base heuristic: the field and each candidate are the default lineup (its tuned.toml,
     # choice.toml and lookaheads) with the seat's values given in full
     values = {"play.aggression": 0.4, "play.reserve": 2}
-    assert bt.spec_of(values, "heuristic") == "heuristic:play.aggression=0.4,play.reserve=2"
-    assert bt.spec_of(values).startswith("heuristic-v1:")
-    assert bt.spec_of({}, "heuristic") == "heuristic"  # a seat with nothing searched
+    assert bot_space.spec_of(values, "heuristic") == "heuristic:play.aggression=0.4,play.reserve=2"
+    assert bot_space.spec_of(values).startswith("heuristic-v1:")
+    assert bot_space.spec_of({}, "heuristic") == "heuristic"  # a seat with nothing searched
     tuning = _tuning_over_default()
     field = {f: {"play.aggression": 0.5} for f in ("DS", "BK", "VE")}
     lineups = bt.opponents_of(tuning, "DS", field, field)
@@ -271,24 +272,24 @@ def test_over_a_lineup_each_searched_value_starts_where_its_seat_plays_it(tmp_pa
         '[DS]\n"play.choice.action.pass" = [-3.0, 3.0]\n"play.aggression" = [0.0, 1.0]\n'
         '[VE]\n"play.choice.scale" = [0.0, 1.0]\n'
     )
-    space = bt.Space.load(tmp_path / "space.toml")
+    space = bot_space.load_space(tmp_path / "space.toml")
     folder = Path(__file__).parents[1] / "strategies" / "vijayanagara" / "heuristic"
 
     def seat(name, faction):
         return tomllib.loads((folder / name).read_text())["seat"][faction]
 
-    start = bt.start_values(space, None, "heuristic")
+    start = bot_space.start_values(space, None, "heuristic")
     assert (
         start["DS"]["play.choice.action.pass"]
         == seat("choice.toml", "DS")["play"]["choice"]["action"]["pass"]
     )
     assert start["VE"]["play.choice.scale"] == seat("choice.toml", "VE")["play"]["choice"]["scale"]
     assert start["DS"]["play.aggression"] == seat("tuned.toml", "DS")["play"]["aggression"]
-    fast = bt.start_values(space, None, "heuristic-fast")["DS"]["play.choice.action.pass"]
+    fast = bot_space.start_values(space, None, "heuristic-fast")["DS"]["play.choice.action.pass"]
     assert fast == seat("fast.toml", "DS")["play"]["choice"]["action"]["pass"]
-    assert bt.start_values(space, None)["DS"]["play.choice.action.pass"] == 0.0
+    assert bot_space.start_values(space, None)["DS"]["play.choice.action.pass"] == 0.0
     (tmp_path / "start.toml").write_text("[seat.DS.play]\naggression = 0.25\n")
-    given = bt.start_values(space, tmp_path / "start.toml", "heuristic")["DS"]
+    given = bot_space.start_values(space, tmp_path / "start.toml", "heuristic")["DS"]
     assert given == {"play.aggression": 0.25} | {
         "play.choice.action.pass": start["DS"]["play.choice.action.pass"]
     }
@@ -297,8 +298,8 @@ def test_over_a_lineup_each_searched_value_starts_where_its_seat_plays_it(tmp_pa
 def test_over_the_fast_tier_its_field_and_candidates_are_fast_tier_bots():
     # --base heuristic-fast: the fast tier tuned for its own field (fast.toml's origin)
     values = {"play.choice.scale": 0.3}
-    assert bt.spec_of(values, "heuristic-fast") == "heuristic-fast:play.choice.scale=0.3"
-    assert bt.spec_of({}, "heuristic-fast") == "heuristic-fast"
+    assert bot_space.spec_of(values, "heuristic-fast") == "heuristic-fast:play.choice.scale=0.3"
+    assert bot_space.spec_of({}, "heuristic-fast") == "heuristic-fast"
     tuning = bt.Tuning.create(
         seed=3, rounds=1, generations=1, popsize=4, games=8, validation_games=8,
         factions=["DS"], base="heuristic-fast",
@@ -391,25 +392,21 @@ def test_an_unknown_base_is_refused_in_one_line(tmp_path):
 
 
 def test_a_weights_file_tuned_over_the_default_says_how_to_play_it(tmp_path):
-    from simulate.study import tuning_folder
 
     tuning = _tuning_over_default()
     path = tmp_path / "weights.toml"
-    tuning_folder.write_weights(
-        path, {f: {"play.reserve": 2} for f in ("DS", "BK", "VE")}, tuning, 8
-    )
+    bot_space.write_weights(path, {f: {"play.reserve": 2} for f in ("DS", "BK", "VE")}, tuning, 8)
     assert "--strategy all=heuristic:weights=weights.toml" in path.read_text()
 
 
 def test_a_tuned_fitted_term_is_written_as_a_quoted_toml_key(tmp_path):
     # a term of play.choice.terms ("khalji*c:attack") is no bare TOML key: the file must
     # still parse, and give the term its value
-    from simulate.study import tuning_folder
 
     tuning = _tuning_over_default()
     path = tmp_path / "weights.toml"
     values = {"play.choice.terms.khalji*c:attack": 0.5, "play.reserve": 2}
-    tuning_folder.write_weights(path, {"DS": values, "BK": {}, "VE": {}}, tuning, 8)
+    bot_space.write_weights(path, {"DS": values, "BK": {}, "VE": {}}, tuning, 8)
     got = tomllib.loads(path.read_text())["seat"]["DS"]["play"]
     assert got["choice"]["terms"] == {"khalji*c:attack": 0.5} and got["reserve"] == 2
 
@@ -452,10 +449,10 @@ def test_a_tuning_against_the_fields_alone_plays_no_fixed_lineup(tmp_path):
 def test_cma_es_starts_from_the_incumbent_with_a_step_of_a_share_of_the_range():
     # CmaEsSampler starts at the middle of each range, a sixth of it wide (no x0, sigma0):
     # each searched range is centred on the incumbent, 6 x STEP of the searched range wide
-    share = bot_space.Param("play.aggression", 0.0, 1.0, False).around(0.8)
+    share = tunable.Param("play.aggression", 0.0, 1.0, False).around(0.8)
     assert (share.low + share.high) / 2 == pytest.approx(0.8)
-    assert (share.high - share.low) / 6 == pytest.approx(bot_space.STEP)
-    count = bot_space.Param("play.reserve", 0, 6, True).around(1)
+    assert (share.high - share.low) / 6 == pytest.approx(tunable.STEP)
+    count = tunable.Param("play.reserve", 0, 6, True).around(1)
     assert (count.low, count.high) == (-2, 4)  # whole numbers, centred on the incumbent
 
 
@@ -463,7 +460,7 @@ def test_every_candidate_plays_values_inside_the_searched_range(tmp_path):
     # the bad start sits on the low end of its ranges (0.0): half of each centred range lies
     # outside, and a value proposed there plays clipped to the end
     bt.tune_bots(_tuning(tmp_path), tmp_path / "t", jobs=1)
-    space = {p.key: p for p in bt.Space.load(tmp_path / "space.toml").params["DS"]}
+    space = {p.key: p for p in bot_space.load_space(tmp_path / "space.toml").params["DS"]}
     rows = [r for r in bt.evaluations(tmp_path / "t") if r["kind"] == "candidate"]
     values = [(space[k], v) for r in rows for k, v in json.loads(r["params"]).items()]
     assert values and all(p.low <= v <= p.high for p, v in values)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulate import play_game
-from simulate.study.bot_space import Space, base_value
+from simulate.vijayanagara.bot_space import base_value, load_space
 from simulate.vijayanagara.rules.ruleset import load_rules
 from simulate.vijayanagara.rules.state import KHALJI, TUGHLAQ
 from strategies.lineup import default_lineup
@@ -237,7 +237,7 @@ def _example_terms(seat: str) -> dict:
 def test_the_example_dynasty_terms_weigh_vijayanagaras_choice_alone():
     # examples/ve-dynasty-terms.toml (made from examples/tune-dynasty-ve.toml by tune-bots):
     # Vijayanagara's options crossed with the Khalji Dynasty (2.7); the other seats unchanged
-    space = Space.load(EXAMPLES / "tune-dynasty-ve.toml")
+    space = load_space(EXAMPLES / "tune-dynasty-ve.toml")
     assert len(space.params["VE"]) == 11 and not space.params["DS"] and not space.params["BK"]
     khalji = CHOICE_CONTEXT.index("khalji")
     assert _example_terms("VE")[khalji]["a:event"] == pytest.approx(-0.8698)

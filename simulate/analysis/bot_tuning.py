@@ -10,7 +10,9 @@ from typing import Any
 
 from simulate.analysis import render
 from simulate.analysis.formatting import pct, pp, pp_ci
-from simulate.study import bot_space, bot_tuning
+from simulate.games import get as get_game
+from simulate.study import bot_tuning
+from simulate.study.tunable import fmt_value, tunable_of
 
 
 @dataclass
@@ -35,15 +37,17 @@ def _phase_row(p: dict[str, Any]) -> tuple:
 
 
 def _value_rows(
-    field: dict[str, dict[str, float]], start: dict[str, dict[str, float]] | None = None
+    field: dict[str, dict[str, float]],
+    start: dict[str, dict[str, float]] | None,
+    tunable: Any,
 ) -> list[tuple]:
     """Each tuned value that differs from its reference: ``start`` (where the search began,
-    for a tuning over the default lineup) if given, else ``heuristic-v1``'s own value."""
+    for a tuning over the default lineup) if given, else the base bot's own value."""
     rows = []
     for f, values in field.items():
         for key, value in sorted(values.items()):
-            ref = start[f][key] if start and key in start.get(f, {}) else bot_space.base_value(key)
-            if bot_space.fmt_value(value) != bot_space.fmt_value(ref):
+            ref = start[f][key] if start and key in start.get(f, {}) else tunable.base_value(key)
+            if fmt_value(value) != fmt_value(ref):
                 rows.append((f, f"`{key}`", f"{ref:g}", f"{value:g}"))
     return rows or [("—", "no value changed", "", "")]
 
@@ -79,17 +83,18 @@ def write(directory: Path) -> TuneFiles:
             ],
         )  # fmt: skip
     games = state.get("games", {})
-    base = cfg.get("base", bot_space.BASE_BOT)  # (absent: a tuning over heuristic-v1)
-    over_default = base != bot_space.BASE_BOT
-    start = cfg.get("start") if over_default else None  # its seats differ from heuristic-v1
-    reference = "start" if over_default else "heuristic-v1"
+    tunable = tunable_of(get_game(cfg.get("game")))
+    base = cfg.get("base", tunable.BASE_BOT)  # (absent: a tuning over the base bot)
+    over_default = base != tunable.BASE_BOT
+    start = cfg.get("start") if over_default else None  # its seats differ from the base bot
+    reference = "start" if over_default else tunable.BASE_BOT
     context = {
         "title": f"Bot tuning: {directory.resolve().name}",
         "provisional": state.get("provisional", {}).get("any", True),
         "settings": render.table(
             ["setting", "value"],
             [
-                ("Factions", ", ".join(cfg["factions"])),
+                ("seats", ", ".join(cfg["factions"])),
                 ("rounds", len({p["round"] for p in phases})),
                 ("CMA-ES generations × population", f"{cfg['generations']} × {cfg['popsize']}"),
                 ("games per candidate and pool lineup", cfg["games"]),
@@ -102,7 +107,7 @@ def write(directory: Path) -> TuneFiles:
                 ("games in all", f"{games.get('total', 0):,}"),
             ],
         ),
-        "space": state.get("space_file", "strategies/vijayanagara/heuristic/tuning.toml"),
+        "space": state.get("space_file", tunable.SPACE_REF),
         "vp_weight": cfg["vp_weight"],
         "probe_games": cfg.get("probe_games", 0),
         "phases": render.table(
@@ -112,7 +117,8 @@ def write(directory: Path) -> TuneFiles:
         ),
         "figure": render.Figure(png, "Each seat's score against its pool, round by round."),
         "values": render.table(
-            ["seat", "weight", reference, "tuned"], _value_rows(state.get("field", {}), start)
+            ["seat", "weight", reference, "tuned"],
+            _value_rows(state.get("field", {}), start, tunable),
         ),
         "reference": reference,
         "weights": f"{directory}/weights.toml",

@@ -1,4 +1,4 @@
-"""``vsim tune-bots``: tune each Faction's heuristic bot by self-play (issue 18)."""
+"""``vsim tune-bots``: tune each seat of the game's tunable policy by self-play (issue 18)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,9 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.app import InputError, cli
+from simulate.cli.app import InputError, cli, game_option
 from simulate.cli.run import resumable
 from simulate.study.backends import BACKENDS
-from simulate.study.bot_space import BASE_BOT, BASES
 from simulate.study.errors import RunError
 
 
@@ -35,21 +34,22 @@ from simulate.study.errors import RunError
 )  # fmt: skip
 @click.option(
     "--pool", multiple=True, metavar="SPEC",
-    help="A fixed opponent lineup (repeatable; default heuristic-v1), besides the current and "
+    help="A fixed opponent lineup (repeatable; default the tunable's base bot, Vijayanagara's "
+    "heuristic-v1), besides the current and "
     "the previous field; 'none': the fields alone.",
 )  # fmt: skip
 @click.option(
-    "--faction", "factions", multiple=True, metavar="DS|BK|VE",
-    help="Tune only these seats (repeatable; default all three).",
+    "--faction", "factions", multiple=True, metavar="SEAT",
+    help="Tune only these seats (repeatable; default every seat).",
 )  # fmt: skip
 @click.option(
     "--vp-weight", type=float, default=0.01, show_default=True,
-    help="Share of the mean VP margin added to the win rate (the tie-breaking signal).",
+    help="Share of the mean score margin added to the win rate (the tie-breaking signal).",
 )  # fmt: skip
 @click.option("--variant", default=None, metavar="NAME|PATH", help="Tune for a rule variant.")
 @click.option(
     "--space", type=click.Path(path_type=Path), default=None,
-    help="Search space file (default strategies/vijayanagara/heuristic/tuning.toml).",
+    help="Search space file (default the tunable's: strategies/vijayanagara/heuristic/tuning.toml).",
 )  # fmt: skip
 @click.option(
     "--start", type=click.Path(path_type=Path), default=None,
@@ -58,9 +58,9 @@ from simulate.study.errors import RunError
     "the hand-set weights).",
 )  # fmt: skip
 @click.option(
-    "--base", type=click.Choice(BASES), default=BASE_BOT,
-    show_default=True,
-    help="The bot each seat's values are laid over: the hand-set weights alone, the default "
+    "--base", default=None, show_default="heuristic-v1",
+    help="The bot each seat's values are laid over (Vijayanagara: heuristic-v1, heuristic or "
+    "heuristic-fast): the hand-set weights alone, the default "
     "lineup with its learned choice and lookaheads (tune against the current field), or the "
     "fast tier (tune it for its own field).",
 )  # fmt: skip
@@ -75,7 +75,7 @@ from simulate.study.errors import RunError
 )  # fmt: skip
 @click.option(
     "--challenger", "challengers", multiple=True, metavar="SPEC",
-    help="Challengers of the final ladder (repeatable; default greedy, heuristic-v1, random).",
+    help="Challengers of the final ladder (repeatable; default greedy, the base bot, random).",
 )  # fmt: skip
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed (>= 0).")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")
@@ -83,9 +83,10 @@ from simulate.study.errors import RunError
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask or Ray address.")
 @click.option("--force", is_flag=True, help="Replace a different tuning found in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@game_option
 @click.pass_context
 def tune_bots(ctx: click.Context, out: Path, quiet: bool, force: bool, **opts) -> None:
-    """Tune each Faction's heuristic weights by self-play against a pool (CMA-ES).
+    """Tune each seat's values of the game's policy by self-play against a pool (CMA-ES).
 
     Writes OUT/weights.toml (play it with --strategy all=BASE:weights=OUT/weights.toml, BASE
     as --base), OUT/evaluations/*.parquet, OUT/tune.json and OUT/report/tune-bots.html. Exit
@@ -98,12 +99,12 @@ def tune_bots(ctx: click.Context, out: Path, quiet: bool, force: bool, **opts) -
     jobs, backend, scheduler = opts.pop("jobs"), opts.pop("backend"), opts.pop("scheduler")
     if jobs is not None and jobs < 1:
         raise InputError(f"--jobs must be a positive integer, got {jobs}")
-    pool = opts["pool"] or (BASE_BOT,)
-    if "none" in pool and len(pool) > 1:
+    pool = opts["pool"] or None
+    if pool and "none" in pool and len(pool) > 1:
         raise InputError("--pool none (the fields alone) takes no other --pool")
     opts["pool"] = () if pool == ("none",) else pool
-    opts["factions"] = opts["factions"] or ("DS", "BK", "VE")
-    opts["challengers"] = opts["challengers"] or ("greedy", "heuristic-v1", "random")
+    opts["factions"] = opts["factions"] or None
+    opts["challengers"] = opts["challengers"] or None
     try:
         tuning = Tuning.create(**opts)
     except RunError as exc:

@@ -1,12 +1,12 @@
-"""``vsim tune-bots``: each Faction's heuristic weights searched by self-play (issue 18).
+"""``vsim tune-bots``: each seat's values of the game's tunable policy searched by self-play
+(issue 18; ``simulate.study.tunable``, Vijayanagara's heuristic weights).
 
-Iterated best response: round after round, each Faction in turn searches its seat's values
-(the ranges of ``strategies/vijayanagara/heuristic/tuning.toml``) with CMA-ES (Optuna's
-``CmaEsSampler``, ask and tell, started from the incumbent: ``bot_space.Param.around``) to
-maximise its win rate, plus ``vp_weight`` times its mean VP margin over the
-best opponent (the tie-breaking signal), against a pool of opponent lineups: the current
-field, the field at the start of the previous round, and fixed lineups (``heuristic-v1`` by
-default; ``greedy`` on request). Every candidate of a phase plays the same games (common
+Iterated best response: round after round, each seat in turn searches its values (the ranges
+of the tunable's space file) with CMA-ES (Optuna's ``CmaEsSampler``, ask and tell, started
+from the incumbent: ``tunable.Param.around``) to maximise its win rate, plus ``vp_weight``
+times its mean score margin over the best opponent (the tie-breaking signal), against a pool
+of opponent lineups: the current field, the field at the start of the previous round, and
+fixed lineups (the tunable's base bot by default; ``greedy`` on request). Every candidate of a phase plays the same games (common
 random numbers). The best candidate replaces the incumbent only when it also beats it on
 fresh validation seeds, so a lucky sample does not move the field. Before a phase's search,
 ``probe_games`` games against the field show which searched values change no game at either
@@ -32,24 +32,17 @@ from typing import Any
 
 import numpy as np
 
+from simulate.games import DEFAULT as DEFAULT_GAME
+from simulate.games import get as get_game
 from simulate.study import manifest as manifest_mod
 from simulate.study import tuning_folder
 from simulate.study.backends import Backend, default_jobs, open_backend
 from simulate.study.batch import Batch, Chunk, play
-from simulate.study.bot_space import (
-    BASE_BOT,
-    BASES,
-    SPACE_FILE,
-    Param,
-    Space,
-    spec_of,
-    start_values,
-)
 from simulate.study.errors import GamesFailed, RunError
 from simulate.study.runs import Progress, locked
-from simulate.study.specs import check_strategies, load_variants
+from simulate.study.specs import check_strategies, load_variants, seats_of
+from simulate.study.tunable import Param, Space, tunable_of
 from simulate.study.tuning_folder import evaluations, read_state
-from simulate.vijayanagara.result import FACTIONS
 
 CHUNK = 50  # games per batch handed to a worker
 
@@ -75,12 +68,19 @@ class Tuning:
     space: Space
     start: dict[str, dict[str, float]]
     ladder_games: int = 0
-    challengers: tuple[str, ...] = ("greedy", BASE_BOT, "random")
+    challengers: tuple[str, ...] = ()  # the final ladder's (default: greedy, the base, random)
     variant_ref: str | None = None  # as given (a built-in name or a path), for the ladder
-    space_ref: str = "strategies/vijayanagara/heuristic/tuning.toml"
+    space_ref: str = ""  # the space file as given (default: the tunable's SPACE_REF)
     data_files: dict[str, Any] = field(default_factory=dict, compare=False)
-    base: str = BASE_BOT  # the bot the seat values are laid over (bot_space.BASES)
+    base: str = ""  # the bot the seat values are laid over (the tunable's BASES)
     probe_games: int = 0  # games that show which values change no game (0: search them all)
+    game: str = DEFAULT_GAME  # the game's reference (simulate.games)
+    seats: tuple[str, ...] = ()  # every seat, in turn order
+
+    @property
+    def tunable(self) -> Any:
+        """The game's tunable policy (``simulate.study.tunable``)."""
+        return tunable_of(get_game(self.game))
 
     @classmethod
     def create(
@@ -92,20 +92,31 @@ class Tuning:
         popsize: int = 10,
         games: int = 150,
         validation_games: int = 300,
-        pool: Sequence[str] = (BASE_BOT,),
-        factions: Sequence[str] = FACTIONS,
+        pool: Sequence[str] | None = None,
+        factions: Sequence[str] | None = None,
         vp_weight: float = 0.01,
         variant: str | None = None,
         space: Path | str | None = None,
         start: Path | None = None,
         ladder_games: int = 0,
-        challengers: Sequence[str] = ("greedy", BASE_BOT, "random"),
-        base: str = BASE_BOT,
+        challengers: Sequence[str] | None = None,
+        base: str | None = None,
         probe_games: int = 0,
+        game: str | None = None,
     ) -> Tuning:
-        """A checked tuning, or RunError (one line) on any bad input."""
-        if base not in BASES:
-            raise RunError(f"--base must be one of {', '.join(BASES)}, got {base!r}")
+        """A checked tuning, or RunError (one line) on any bad input. ``pool`` (default: the
+        tunable's base bot), ``factions`` (default: every seat), ``challengers`` (default:
+        greedy, the base bot and random) and ``base`` come from the game's tunable policy."""
+        try:
+            the_game = get_game(game)
+        except ValueError as exc:
+            raise RunError(str(exc)) from None
+        tunable = tunable_of(the_game)
+        base = base or tunable.BASE_BOT
+        pool = tuple((tunable.BASE_BOT,) if pool is None else pool)
+        challengers = tuple(challengers or ("greedy", tunable.BASE_BOT, "random"))
+        if base not in tunable.BASES:
+            raise RunError(f"--base must be one of {', '.join(tunable.BASES)}, got {base!r}")
         for name, value, low in (
             ("--seed", seed, 0),
             ("--rounds", rounds, 1),
@@ -120,23 +131,26 @@ class Tuning:
                 raise RunError(f"{name} must be an integer >= {low}, got {value!r}")
         if not math.isfinite(vp_weight) or vp_weight < 0:
             raise RunError(f"--vp-weight must be a non-negative number, got {vp_weight}")
-        chosen = tuple(dict.fromkeys(f.strip().upper() for f in factions))
-        bad = [f for f in chosen if f not in FACTIONS]
+        (loaded,) = load_variants([variant] if variant else None, game=the_game)
+        every = seats_of(the_game, [loaded])
+        chosen = tuple(dict.fromkeys(f.strip().upper() for f in factions or every))
+        bad = [f for f in chosen if f not in every]
         if bad or not chosen:
-            raise RunError(f"--faction {bad[0] if bad else ''!r}: expected DS, BK or VE")
+            expected = ", ".join(every[:-1]) + f" or {every[-1]}"
+            raise RunError(f"--faction {bad[0] if bad else ''!r}: expected {expected}")
         for spec in (*pool, *challengers):
-            check_strategies(dict.fromkeys(FACTIONS, spec))
-        (loaded,) = load_variants([variant] if variant else None)
-        the_space = Space.load(space or SPACE_FILE)
+            check_strategies(dict.fromkeys(every, spec))
+        the_space = tunable.load_space(space or tunable.SPACE_FILE)
         empty = [f for f in chosen if not the_space.params[f]]
         if empty:
             raise RunError(f"--space: nothing to search for {empty[0]}")
         return cls(
             seed, rounds, generations, popsize, games, validation_games,
-            tuple(dict.fromkeys(pool)), tuple(f for f in FACTIONS if f in chosen), vp_weight,
-            loaded, the_space, start_values(the_space, start, base), ladder_games,
-            tuple(dict.fromkeys(challengers)), variant, str(space or "strategies/vijayanagara/heuristic/tuning.toml"),
-            manifest_mod.data_files(), base, probe_games,
+            tuple(dict.fromkeys(pool)), tuple(f for f in every if f in chosen), vp_weight,
+            loaded, the_space, tunable.start_values(the_space, start, base), ladder_games,
+            tuple(dict.fromkeys(challengers)), variant, str(space or tunable.SPACE_REF),
+            manifest_mod.data_files(the_game.data_dir()), base, probe_games,
+            the_game.ref or the_game.name, every,
         )  # fmt: skip
 
     def config(self, rounds: bool = True) -> dict[str, Any]:  # noqa: FBT001
@@ -156,8 +170,10 @@ class Tuning:
             "start": self.start,
             "data_digest": manifest_mod.data_digest(self.data_files),
         }
-        if self.base != BASE_BOT:  # (a tuning over heuristic-v1 keeps its config as it was)
+        if self.base != self.tunable.BASE_BOT:  # (a tuning over the default keeps its config)
             out["base"] = self.base
+        if self.game != DEFAULT_GAME:
+            out["game"] = self.game
         if self.probe_games:  # (a tuning without the probe keeps its config as it was)
             out["probe_games"] = self.probe_games
         return out | ({"rounds": self.rounds} if rounds else {})
@@ -175,9 +191,13 @@ class Tuning:
         )
 
 
-def phase_seed(master: int, rnd: int, faction: str, purpose: int) -> int:
-    """The master seed of one phase's games (``purpose`` 0: search, 1: validation, 2: probe)."""
-    words = np.random.SeedSequence([master, rnd, FACTIONS.index(faction), purpose])
+def phase_seed(
+    master: int, rnd: int, faction: str, purpose: int, seats: Sequence[str] | None = None
+) -> int:
+    """The master seed of one phase's games (``purpose`` 0: search, 1: validation, 2: probe;
+    the seat by its index in ``seats``, the default game's when None)."""
+    seats = list(seats or get_game().seats())
+    words = np.random.SeedSequence([master, rnd, seats.index(faction), purpose])
     return int(words.generate_state(1, np.uint32)[0])
 
 
@@ -209,12 +229,14 @@ def evaluate(
     each on seeds ``master`` (the same games for all), and return one row per candidate."""
     work = []
     for i, cand in enumerate(cands):
-        own = spec_of(cand.values, tuning.base)
+        own = tuning.tunable.spec_of(cand.values, tuning.base)
         for j, (_, others) in enumerate(opponents):
             lineup = dict(others) | {faction: own}
             for first in range(0, games, CHUNK):
                 chunk = Chunk(f"{i}~{j}", first, min(games, first + CHUNK) - 1)
-                work.append(Batch(chunk, tuning.variant, lineup, master, "tune-bots"))
+                work.append(
+                    Batch(chunk, tuning.variant, lineup, master, "tune-bots", game=tuning.game)
+                )
     tallies: dict[tuple[int, int], list[float]] = {}
     started = time.perf_counter()
     for result in play(work, backend=be):
@@ -226,13 +248,15 @@ def evaluate(
             if g["error"][k] is not None:
                 # a lineup that raises is broken, not weak: scored as a loss, it would steer
                 # the search silently; stop, keeping the finished phases' evaluations
-                lineup = dict(opponents[j][1]) | {faction: spec_of(cands[i].values, tuning.base)}
+                own = tuning.tunable.spec_of(cands[i].values, tuning.base)
+                lineup = dict(opponents[j][1]) | {faction: own}
                 raise GamesFailed(
                     f"{g['error'][k]} (a game of {faction}'s {cands[i].kind} against the "
                     f"{opponents[j][0]!r} lineup, {lineup})"
                 )
             t[1] += winner == faction
-            vp = {f: g[f"vp_{f}"][k] for f in FACTIONS}
+            score = get_game(tuning.game).score_column
+            vp = {f: g[score(f)][k] for f in tuning.seats}
             t[2] += vp[faction] - max(v for f, v in vp.items() if f != faction)
         progress.advance(len(result.chunk))
     seconds = time.perf_counter() - started
@@ -309,10 +333,10 @@ def opponents_of(
     lineups; each once (a lineup equal to an earlier one is dropped)."""
     out: list[tuple[str, dict[str, str]]] = []
     seen = set()
-    base = tuning.base
-    lineups = [("field", {f: spec_of(current[f], base) for f in FACTIONS if f != faction})]
-    lineups.append(("previous", {f: spec_of(previous[f], base) for f in FACTIONS if f != faction}))
-    lineups += [(spec, {f: spec for f in FACTIONS if f != faction}) for spec in tuning.pool]
+    base, spec_of, others = tuning.base, tuning.tunable.spec_of, tuning.seats
+    lineups = [("field", {f: spec_of(current[f], base) for f in others if f != faction})]
+    lineups.append(("previous", {f: spec_of(previous[f], base) for f in others if f != faction}))
+    lineups += [(spec, {f: spec for f in others if f != faction}) for spec in tuning.pool]
     for name, others in lineups:
         key = tuple(sorted(others.items()))
         if key not in seen:
@@ -345,6 +369,7 @@ def tune_bots(
             state = tuning_folder.new_state(tuning, command) if state is None else state
             state["config"] = tuning.config()
             state["space_file"] = tuning.space_ref
+            state["game"], state["seats"] = tuning.game, list(tuning.seats)
             state["ladder_games"] = tuning.ladder_games
             state["status"] = "running"
             tuning_folder.write_state(out, state)
@@ -356,7 +381,7 @@ def tune_bots(
             state.setdefault("sessions", []).append(
                 {"end_time": manifest_mod.now(), "games_played": run.played, "command": command}
             )
-            tuning_folder.write_weights(
+            tuning.tunable.write_weights(
                 out / "weights.toml", run.field, tuning, tuning_folder.total_games(log)
             )
             tuning_folder.write_state(out, state)
@@ -382,6 +407,7 @@ def final_ladder(
         [str(tuning.ladder_games)],
         seed=tuning.seed,
         variant=tuning.variant_ref,
+        game=tuning.game,
     )
     return play_ladder(
         ladder, out / "ladder", jobs=jobs, backend=backend, scheduler=scheduler,
@@ -432,10 +458,10 @@ def _phase(
 
     params = tuning.space.params[faction]
     incumbent = {p.key: p.clip(field_[faction][p.key]) for p in params}
-    seed = phase_seed(tuning.seed, rnd, faction, 0)
+    seed = phase_seed(tuning.seed, rnd, faction, 0, tuning.seats)
     inert: tuple[str, ...] = ()
     if tuning.probe_games:
-        pseed = phase_seed(tuning.seed, rnd, faction, 2)
+        pseed = phase_seed(tuning.seed, rnd, faction, 2, tuning.seats)
         inert, played = probe(be, tuning, faction, incumbent, opponents[0][1], pseed, progress)
         counts["played"] += played  # not logged: a resumed tuning plays it again
     searched = {p.key: p for p in params if p.key not in inert}
@@ -477,7 +503,7 @@ def _phase(
     accepted = False
     if best_values is not incumbent:
         if tuning.validation_games:
-            vseed = phase_seed(tuning.seed, rnd, faction, 1)
+            vseed = phase_seed(tuning.seed, rnd, faction, 1, tuning.seats)
             pair = [
                 Candidate("validation", -1, 0, incumbent),
                 Candidate("validation", -1, 1, best_values),
@@ -514,10 +540,10 @@ def probe(
     n = tuning.probe_games
     work = []
     for i, (_, values) in enumerate(variants):
-        lineup = dict(field_) | {faction: spec_of(values, tuning.base)}
+        lineup = dict(field_) | {faction: tuning.tunable.spec_of(values, tuning.base)}
         for first in range(0, n, CHUNK):
             chunk = Chunk(f"{i}~probe", first, min(n, first + CHUNK) - 1)
-            work.append(Batch(chunk, tuning.variant, lineup, master, "tune-bots"))
+            work.append(Batch(chunk, tuning.variant, lineup, master, "tune-bots", game=tuning.game))
     digests: dict[int, dict[int, str]] = {}
     for result in play(work, backend=be):
         i = int(result.chunk.variant.split("~")[0])
@@ -532,7 +558,7 @@ def probe(
     return inert, len(variants) * n
 
 
-def lineup_spec(weights: Path, base: str = BASE_BOT) -> list[str]:
+def lineup_spec(weights: Path, base: str) -> list[str]:
     """The ``--strategy`` values that play a tuned weights file in every seat."""
     return [f"all={base}:weights={weights}"]
 
@@ -549,7 +575,5 @@ __all__: Iterable[str] = [
     "lineup_spec",
     "opponents_of",
     "read_state",
-    "spec_of",
-    "start_values",
     "tune_bots",
 ]

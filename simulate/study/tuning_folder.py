@@ -10,9 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from simulate.study import manifest as manifest_mod
-from simulate.study.bot_space import fmt_value
 from simulate.study.errors import RunError
-from simulate.vijayanagara.result import FACTIONS
 
 STATE_FILE = "tune.json"
 BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")  # a TOML key that needs no quotes
@@ -146,40 +144,28 @@ def toml_key(name: str) -> str:
     return name if BARE_KEY.fullmatch(name) else json.dumps(name)
 
 
-def write_weights(path: Path, field_: dict[str, dict[str, float]], tuning: Any, games: int) -> None:
-    """The tuned lineup as a weights file (one ``[seat.F]`` table per Faction) that the
-    tuning's base (``heuristic-v1:weights=FILE``, or ``heuristic:weights=FILE``; shipped as
-    ``tuned.toml``, ``heuristic``) plays."""
-    base = getattr(tuning, "base", "heuristic-v1")
-    over = "weights.toml" if base == "heuristic-v1" else "the default lineup's layers"
-    lines = [
-        "# Seat values of a heuristic lineup tuned by `vsim tune-bots` (merged over",
-        f"# {over} for one Faction's bot each). Play it with",
-        f"#   --strategy all={base}:weights={path.name}",
-        f"# Seed {tuning.seed}, {tuning.rounds} rounds, {games:,} games in all; variant "
-        f"{tuning.variant.name}.",
-    ]
-    for f in FACTIONS:
-        tables: dict[str, dict[str, Any]] = {}
-        for key, value in sorted(field_[f].items()):
-            table, _, name = key.rpartition(".")
-            tables.setdefault(table, {})[name] = value
-        for table, values in sorted(tables.items()):
-            lines.append("")
-            lines.append(f"[seat.{f}.{table}]")
-            lines += [f"{toml_key(name)} = {fmt_value(v)}" for name, v in sorted(values.items())]
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text("\n".join(lines) + "\n")
-    tmp.replace(path)
-
-
-def evaluations(out: Path) -> list[dict[str, Any]]:
-    """Every evaluation row of a tuning, in the order it was made."""
+def evaluations(out: Path, seats: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Every evaluation row of a tuning, in the order it was made (``seats`` in turn order;
+    None: the folder's game's)."""
     rows = list(EvaluationLog(Path(out)).rows.values())
     order = {"incumbent": 0, "candidate": 1, "validation": 2}
+    if seats is None:  # the tuning's, as its state records them (before: the default game's)
+        from simulate.games import get
+
+        state = _state_or_none(Path(out))
+        seats = (state or {}).get("seats") or get((state or {}).get("game")).seats()
+    seats = list(seats)
     return sorted(
         rows,
         key=lambda r: (
-            r["round"], FACTIONS.index(r["faction"]), order[r["kind"]], r["generation"], r["trial"]
+            r["round"], seats.index(r["faction"]), order[r["kind"]], r["generation"], r["trial"]
         ),
     )  # fmt: skip
+
+
+def _state_or_none(out: Path) -> dict[str, Any] | None:
+    try:
+        found = json.loads((out / STATE_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+    return found if isinstance(found, dict) else None

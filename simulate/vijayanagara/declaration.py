@@ -165,6 +165,11 @@ class Vijayanagara(Game):
 
         return encoder(rules)
 
+    def tunable(self) -> Any:
+        from simulate.vijayanagara import bot_space
+
+        return bot_space
+
     def report_sections(self, run: Any, figures_dir: Path | None) -> list[Section]:
         from simulate.vijayanagara import report
 

@@ -1,17 +1,18 @@
-"""What ``vsim tune-bots`` searches: each Faction's heuristic weights with their ranges
-(``strategies/vijayanagara/heuristic/tuning.toml``), and the strategy spec that plays a seat's
-values."""
+"""Vijayanagara's tunable policy (``Game.tunable``, ``simulate.study.tunable``): what ``vsim
+tune-bots`` searches, each Faction's heuristic weights with their ranges
+(``strategies/vijayanagara/heuristic/tuning.toml``), the strategy spec that plays a seat's
+values, and the weights file a tuning writes."""
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from simulate.study import manifest as manifest_mod
+from simulate.study import tuning_folder
 from simulate.study.errors import RunError
+from simulate.study.tunable import Param, Space, fmt_value
 from simulate.vijayanagara.result import FACTIONS
 
 SPACE_FILE = (
@@ -27,73 +28,34 @@ BASE_BOT = "heuristic-v1"  # the weights every tuned seat value is laid over
 # against the current field and its result keeps the default's structure, or the fast tier
 # (the default's layers and fast.toml, no lookaheads), so that its own values fit it
 BASES = (BASE_BOT, "heuristic", "heuristic-fast")
-STEP = 0.15  # CMA-ES's first step, as a share of each searched range (``Param.around``)
+SPACE_REF = "strategies/vijayanagara/heuristic/tuning.toml"  # how manifests name it
 
 
-@dataclass(frozen=True)
-class Param:
-    """One searched weight: its dotted name and range (integers search integers)."""
+def load_space(path: Path | str = SPACE_FILE) -> Space:
+    """A checked space file, or RunError (one line)."""
+    from strategies.vijayanagara.heuristic.weights import default_weights, set_dotted
 
-    key: str
-    low: float
-    high: float
-    integer: bool
-
-    def around(self, center: float) -> Any:
-        """The range CMA-ES searches from ``center`` (a seat's incumbent value), centred on
-        it: ``CmaEsSampler`` starts at the middle of each range with a step of a sixth of
-        it, so the search starts at ``center`` with a step of ``STEP`` of the searched range.
-        A value proposed outside the searched range is played clipped into it (``clip``)."""
-        import optuna
-
-        half = 3 * STEP * (self.high - self.low)
-        if self.integer:
-            whole = max(1, round(half))
-            return optuna.distributions.IntDistribution(int(center) - whole, int(center) + whole)
-        return optuna.distributions.FloatDistribution(center - half, center + half)
-
-    def clip(self, value: float) -> float:
-        value = min(max(value, self.low), self.high)
-        return int(round(value)) if self.integer else float(value)
-
-
-@dataclass(frozen=True)
-class Space:
-    """The searched weights of each Faction."""
-
-    params: dict[str, tuple[Param, ...]]
-
-    @classmethod
-    def load(cls, path: Path | str = SPACE_FILE) -> Space:
-        """A checked space file, or RunError (one line)."""
-        from strategies.vijayanagara.heuristic.weights import default_weights, set_dotted
-
-        where = f"--space {path}"
-        try:
-            raw = tomllib.loads(Path(path).read_text())
-        except OSError as exc:
-            raise RunError(f"{where}: cannot read it ({exc.strerror})") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise RunError(f"{where}: {' '.join(str(exc).split())}") from None
-        unknown = sorted(set(raw) - {"common", *FACTIONS})
-        if unknown:
-            raise RunError(f"{where}: unknown table [{unknown[0]}] (common, DS, BK or VE)")
-        weights = default_weights()
-        out = {}
-        for f in FACTIONS:
-            table = dict(raw.get("common", {})) | dict(raw.get(f, {}))
-            params = []
-            for key, bounds in sorted(table.items()):
-                params.append(_param(key, bounds, where, weights, set_dotted))
-            out[f] = tuple(params)
-        if not any(out.values()):
-            raise RunError(f"{where}: nothing to search")
-        return cls(out)
-
-    def digest(self) -> str:
-        return manifest_mod.canonical_digest(
-            {f: [[p.key, p.low, p.high, p.integer] for p in ps] for f, ps in self.params.items()}
-        )
+    where = f"--space {path}"
+    try:
+        raw = tomllib.loads(Path(path).read_text())
+    except OSError as exc:
+        raise RunError(f"{where}: cannot read it ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RunError(f"{where}: {' '.join(str(exc).split())}") from None
+    unknown = sorted(set(raw) - {"common", *FACTIONS})
+    if unknown:
+        raise RunError(f"{where}: unknown table [{unknown[0]}] (common, DS, BK or VE)")
+    weights = default_weights()
+    out = {}
+    for f in FACTIONS:
+        table = dict(raw.get("common", {})) | dict(raw.get(f, {}))
+        params = []
+        for key, bounds in sorted(table.items()):
+            params.append(_param(key, bounds, where, weights, set_dotted))
+        out[f] = tuple(params)
+    if not any(out.values()):
+        raise RunError(f"{where}: nothing to search")
+    return Space(out)
 
 
 def _param(key: str, bounds: Any, where: str, weights: dict, set_dotted: Any) -> Param:
@@ -189,8 +151,31 @@ def spec_of(values: dict[str, float], base: str = BASE_BOT) -> str:
     return BASE_BOT + ":" + ",".join(f"{k}={fmt_value(v)}" for k, v in changed.items())
 
 
-def fmt_value(value: float) -> str:
-    if isinstance(value, int):
-        return str(value)
-    text = f"{value:.4f}".rstrip("0")
-    return text + "0" if text.endswith(".") else text
+def write_weights(path: Path, field_: dict[str, dict[str, float]], tuning: Any, games: int) -> None:
+    """The tuned lineup as a weights file (one ``[seat.F]`` table per Faction) that the
+    tuning's base (``heuristic-v1:weights=FILE``, or ``heuristic:weights=FILE``; shipped as
+    ``tuned.toml``, ``heuristic``) plays."""
+    base = getattr(tuning, "base", "heuristic-v1")
+    over = "weights.toml" if base == "heuristic-v1" else "the default lineup's layers"
+    lines = [
+        "# Seat values of a heuristic lineup tuned by `vsim tune-bots` (merged over",
+        f"# {over} for one Faction's bot each). Play it with",
+        f"#   --strategy all={base}:weights={path.name}",
+        f"# Seed {tuning.seed}, {tuning.rounds} rounds, {games:,} games in all; variant "
+        f"{tuning.variant.name}.",
+    ]
+    for f in FACTIONS:
+        tables: dict[str, dict[str, Any]] = {}
+        for key, value in sorted(field_[f].items()):
+            table, _, name = key.rpartition(".")
+            tables.setdefault(table, {})[name] = value
+        for table, values in sorted(tables.items()):
+            lines.append("")
+            lines.append(f"[seat.{f}.{table}]")
+            lines += [
+                f"{tuning_folder.toml_key(name)} = {fmt_value(v)}"
+                for name, v in sorted(values.items())
+            ]
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text("\n".join(lines) + "\n")
+    tmp.replace(path)
