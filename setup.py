@@ -42,7 +42,7 @@ NATIVE = [
     "strategies/vijayanagara/heuristic/vijayanagara.py",
     "strategies/vijayanagara/heuristic/__init__.py",
     "strategies/vijayanagara/heuristic/weights.py",
-    "strategies/composition.py",
+    "strategies/vijayanagara/composition.py",
     "strategies/policies/random.py",
     "simulate/vijayanagara/rules/board.py",
     "simulate/vijayanagara/rules/invariants.py",

@@ -1,6 +1,8 @@
-"""Strategies by name: the lineups (``strategies/vijayanagara/lineups/NAME.toml``, or the path of any
-lineup file), built-in bots, entry points (group ``vijayanagara_sim.strategies``), and
-``package.module:Class`` references. Specs may carry parameters: ``name:key=value,...``.
+"""Strategies by name, for a game: the game's own (``Game.named_strategy``: Vijayanagara's
+lineups, ``strategies/vijayanagara/lineups/NAME.toml``, its greedy and mcts; a ``.toml`` spec
+is a lineup file the game reads), the bots every game can play (``random``), entry points
+(group ``vijayanagara_sim.strategies``) and ``package.module:Class`` references. Specs may
+carry parameters: ``name:key=value,...``. Without a game: the default game's.
 """
 
 from __future__ import annotations
@@ -10,18 +12,20 @@ from functools import lru_cache
 from importlib.metadata import entry_points
 from typing import Any
 
-from . import lineup
+from simulate.games import get as get_game
+
 from .params import no_such_parameter, own_parameters
 
 ENTRY_POINT_GROUP = "vijayanagara_sim.strategies"
 
-DEFAULT = lineup.DEFAULT  # the strategy a first-time user gets for every Faction
+BUILTINS = {"random": "strategies.policies.random:RandomStrategy"}  # every game plays these
 
-BUILTINS = {
-    "greedy": "strategies.searchers:GreedyStrategy",
-    "mcts": "strategies.searchers:MCTSStrategy",
-    "random": "strategies.policies.random:RandomStrategy",
-}
+
+def __getattr__(name: str) -> Any:
+    """``DEFAULT``: the strategy a first-time user gets for every seat of the default game."""
+    if name == "DEFAULT":
+        return get_game().lineups()["default"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UnknownStrategy(ValueError):
@@ -33,10 +37,10 @@ def _entry_points() -> tuple[tuple[str, str], ...]:
     return tuple((ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP))
 
 
-def known() -> dict[str, str]:
-    """Every registered strategy name and what it is (a lineup file, or ``module:Class``),
-    sorted by name."""
-    found = {name: f"strategies/vijayanagara/lineups/{name}.toml" for name in lineup.names()}
+def known(game: str | None = None) -> dict[str, str]:
+    """Every strategy name a game's seats may play and what it is (a lineup file, or
+    ``module:Class``), sorted by name."""
+    found = dict(get_game(game).strategy_names())
     for name, target in BUILTINS.items():
         found.setdefault(name, target)
     for name, value in _entry_points():
@@ -68,27 +72,32 @@ def _typed(text: str) -> Any:
     return text
 
 
-def resolve(name: str) -> Any:
-    """What ``name`` makes strategies with: a lineup (a shipped one by its name, or any
-    lineup file by its path, read again when it changes), or the class registered under
-    ``name`` or named by ``package.module:Class``. Calling it with a spec's parameters makes
-    one."""
+def resolve(name: str, game: str | None = None) -> Any:
+    """What ``name`` makes strategies with in ``game`` (None: the default): the game's own (a
+    shipped lineup by its name, or a lineup file by its path, read again when it changes),
+    or the class registered under ``name`` or named by ``package.module:Class``. Calling it
+    with a spec's parameters makes one."""
+    the_game = get_game(game)
     if name.endswith(".toml"):
         try:
-            return lineup.load(name)
+            found = the_game.strategy_file(name)
         except ValueError as exc:
             raise UnknownStrategy(f"cannot load strategy {name!r}: {exc}") from None
-    return _resolved(name)
+        if found is None:
+            raise UnknownStrategy(
+                f"cannot load strategy {name!r}: {the_game.name} reads no lineup files"
+            )
+        return found
+    found = the_game.named_strategy(name)
+    return found if found is not None else _resolved(name, game)
 
 
 @lru_cache(maxsize=64)
-def _resolved(name: str) -> Any:
-    if name in lineup.names():
-        return lineup.shipped(name)
-    target = known().get(name)
+def _resolved(name: str, game: str | None = None) -> Any:
+    target = known(game).get(name)
     if target is None:
         if ":" not in name:
-            raise UnknownStrategy(f"unknown strategy {name!r}; known: {', '.join(known())}")
+            raise UnknownStrategy(f"unknown strategy {name!r}; known: {', '.join(known(game))}")
         target = name
     module_name, _, attr = target.partition(":")
     try:
@@ -98,10 +107,10 @@ def _resolved(name: str) -> Any:
         raise UnknownStrategy(f"cannot load strategy {name!r}: {exc}") from None
 
 
-def describe(name: str) -> str:
+def describe(name: str, game: str | None = None) -> str:
     """A one-line description of a registered strategy (its ``description``, else the first
     line of its docstring)."""
-    made = resolve(name)
+    made = resolve(name, game)
     text = getattr(made, "description", None) or (made.__doc__ or "").strip()
     return text.splitlines()[0] if text else ""
 
@@ -112,10 +121,10 @@ def params_of(strategy: Any) -> dict[str, Any]:
     return dict(getattr(strategy, "params", None) or {})
 
 
-def make(spec: str) -> Any:
-    """A new strategy instance from a spec string."""
+def make(spec: str, game: str | None = None) -> Any:
+    """A new strategy instance from a spec string, for a seat of ``game`` (None: default)."""
     name, params = parse_spec(spec)
-    made = resolve(name)
+    made = resolve(name, game)
     found = own_parameters(made) if params else None
     if found is not None and not found[1]:  # a class naming all it takes: a stray one, by it
         stray = next((key for key in params if key not in found[0]), None)

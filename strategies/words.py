@@ -4,9 +4,9 @@
 
 from __future__ import annotations
 
-from strategies.lineup import DEFAULT
+from strategies.vijayanagara.lineup import DEFAULT
 
-MCTS_ROLLOUTS = 8  # mcts's default budget (strategies/search/mcts.py)
+MCTS_ROLLOUTS = 8  # mcts's default budget (strategies/vijayanagara/search/mcts.py)
 _NAMED = {
     DEFAULT: "the default bots",
     "heuristic-fast": "the fast default bots",

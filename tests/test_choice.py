@@ -15,7 +15,6 @@ from simulate import play_game
 from simulate.vijayanagara.bot_space import base_value, load_space
 from simulate.vijayanagara.rules.ruleset import load_rules
 from simulate.vijayanagara.rules.state import KHALJI, TUGHLAQ
-from strategies.lineup import default_lineup
 from strategies.registry import make
 from strategies.vijayanagara.fitting import choice_fit
 from strategies.vijayanagara.heuristic import HeuristicStrategy
@@ -27,6 +26,7 @@ from strategies.vijayanagara.heuristic.choice import (
     option_features,
 )
 from strategies.vijayanagara.heuristic.weights import set_dotted
+from strategies.vijayanagara.lineup import default_lineup
 
 LAYERS = default_lineup().layers["VE"]  # the default's policy: its values and learned choice
 PLAIN = {"play.choice.fitted": False}

@@ -218,9 +218,9 @@ def test_the_code_that_plays_has_no_other_float_reduction():
 
 def test_the_key_float_sums_of_play_are_the_helper():
     from simulate.vijayanagara.ai import search as challenger
-    from strategies.search import prior
     from strategies.vijayanagara import value_model
     from strategies.vijayanagara.heuristic import deccan, faction_bot, sultanate
+    from strategies.vijayanagara.search import prior
 
     for module in (challenger, value_model, deccan, faction_bot, sultanate, prior):
         assert module.ordered_sum is ordered_sum, module.__name__
@@ -230,7 +230,7 @@ def test_the_key_float_sums_of_play_are_the_helper():
         "strategies/vijayanagara/heuristic/deccan.py": 2,
         "strategies/vijayanagara/heuristic/faction_bot.py": 1,
         "strategies/vijayanagara/heuristic/sultanate.py": 2,
-        "strategies/search/prior.py": 1,
+        "strategies/vijayanagara/search/prior.py": 1,
         "strategies/vijayanagara/value_model.py": 3,
     }
 

@@ -144,8 +144,8 @@ def _strategies_imported_by(package: str) -> set[str]:
 
 
 def test_the_searches_import_no_particular_bot():
-    # generic over the policy and evaluation they are given (strategies/search/protocol.py)
-    assert _strategies_imported_by("strategies.search") <= {"strategies.params"}
+    # generic over the policy and evaluation they are given (strategies/vijayanagara/search/protocol.py)
+    assert _strategies_imported_by("strategies.vijayanagara.search") <= {"strategies.params"}
 
 
 def test_the_policies_know_nothing_of_search_or_lineups():

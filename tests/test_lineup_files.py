@@ -11,7 +11,8 @@ from cli_support import edit, invoke
 
 from simulate import play_game
 from simulate.vijayanagara.rules.ruleset import load_rules
-from strategies import lineup, registry
+from strategies import registry
+from strategies.vijayanagara import lineup
 from strategies.vijayanagara.value_model import load_value
 
 SHIPPED = ("heuristic", "heuristic-fast", "heuristic-strong", "heuristic-v1")

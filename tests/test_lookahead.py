@@ -1,5 +1,5 @@
-"""The searches' shared searcher (``strategies/search/searcher.py``), greedy's screen (issue 18,
-part 4) and a lineup seat's search windows (``strategies/composition.py``): a paused copy
+"""The searches' shared searcher (``strategies/vijayanagara/search/searcher.py``), greedy's screen (issue 18,
+part 4) and a lineup seat's search windows (``strategies/vijayanagara/composition.py``): a paused copy
 finishes as if played at once, no candidate repeats another, and the screen keeps the
 policy's own choice."""
 
@@ -11,10 +11,10 @@ import pytest
 
 from simulate import play_game
 from simulate.vijayanagara.rules.dice import SeededDice
-from strategies.lineup import shipped
 from strategies.registry import make
-from strategies.search.greedy import GreedySearch
-from strategies.searchers import GreedyStrategy, MCTSStrategy
+from strategies.vijayanagara.lineup import shipped
+from strategies.vijayanagara.search.greedy import GreedySearch
+from strategies.vijayanagara.searchers import GreedyStrategy, MCTSStrategy
 
 OTHERS = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
 

@@ -1,4 +1,4 @@
-"""The end-game search's fitted prior (``strategies/search/prior.py``: a prior file's
+"""The end-game search's fitted prior (``strategies/vijayanagara/search/prior.py``: a prior file's
 ``mcts_rank`` and ``mcts_pick``; issue 18, part 4) and its fit
 (``strategies/vijayanagara/fitting/prior_fit.py``): terms are checked in one line, a term steers which kind
 of move (2.3.3) the search plays, the default lineup plays its prior and its tiers do not,
@@ -13,8 +13,8 @@ import pytest
 from simulate import play_game
 from simulate.vijayanagara.rules.ruleset import load_rules
 from strategies.registry import make
-from strategies.search.prior import compile_prior, features
 from strategies.vijayanagara.fitting import prior_fit
+from strategies.vijayanagara.search.prior import compile_prior, features
 
 OTHERS = {"BK": "heuristic-fast", "VE": "heuristic-fast"}
 

@@ -78,36 +78,42 @@ def replay(
 
 
 @cli.command()
-def strategies() -> None:
-    """List the registered strategies, one line each."""
+@game_option
+def strategies(game: str) -> None:
+    """List the strategies a game's seats may play, one line each."""
     from strategies import registry
 
-    for name, target in registry.known().items():
+    the_game = resolve_game(game)
+    ref, default_spec = the_game.ref, the_game.lineups()["default"]
+    for name, target in registry.known(ref).items():
         try:
-            line = registry.describe(name)
+            line = registry.describe(name, ref)
         except Exception as exc:
             line = f"(cannot load: {_one_line(str(exc))})"
-        default = " (default)" if name == registry.DEFAULT else ""
+        default = " (default)" if name == default_spec else ""
         click.echo(f"{name:<16} {line}{default}  [{target}]")
-    click.echo(
-        "Any lineup file (path/to/NAME.toml, as in strategies/vijayanagara/lineups/) or package.module:Class"
-        " implementing the Strategy protocol works too."
-    )
+    files = " a lineup file the game reads (Vijayanagara: strategies/vijayanagara/lineups/),"
+    click.echo(f"Or{files} or package.module:Class implementing the Strategy protocol.")
 
 
 @cli.command()
-def variants() -> None:
-    """List the built-in rule variants, one line each."""
+@game_option
+def variants(game: str) -> None:
+    """List the built-in rule variants of a game, one line each."""
     from simulate.errors import DataError
-    from simulate.variants import VARIANTS_DIR, list_variants
 
+    the_game = resolve_game(game)
     try:
-        found = list_variants()
+        found = [the_game.load_variant(name) for name in the_game.variant_names()]
     except DataError as exc:
         raise InputError(str(exc)) from None
     for v in found:
         click.echo(f"{v.name:<20} {v.description}")
-    click.echo(f"Or give the path of a .toml file (format: {VARIANTS_DIR / 'base.toml'}).")
+    folder = the_game.variants_dir()
+    example = (
+        f" (format: {folder / 'base.toml'})" if folder and (folder / "base.toml").is_file() else ""
+    )
+    click.echo(f"Or give the path of a .toml file{example}.")
 
 
 SOAK_DEFAULT = ("random", "heuristic")
@@ -163,7 +169,7 @@ def soak(
         strategy = tuple(dict.fromkeys(("random", the_game.lineups()["default"])))
     try:
         for spec in strategy:
-            make(spec)
+            make(spec, the_game.ref)
         compiled_rules(the_game.load_variant(variant), the_game)
     except Exception as exc:  # an unknown strategy or parameter, a bad variant: one line
         raise InputError(_one_line(str(exc))) from None

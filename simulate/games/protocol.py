@@ -151,6 +151,19 @@ class Game:
         names = [c.name for c in self.step_columns]
         return [" ".join(names)] + [" ".join(str(v) for v in row) for row in outcome.steps]
 
+    def strategy_names(self) -> dict[str, str]:
+        """The game's own named strategies (name -> what it is, for ``vsim strategies``)."""
+        return {}
+
+    def named_strategy(self, name: str) -> Any:
+        """What the game's own strategy ``name`` is made with (a class or factory called with
+        a spec's parameters); None: not one of the game's (the registry looks further)."""
+        return None
+
+    def strategy_file(self, path: str) -> Any:
+        """A strategy from a file the game reads (Vijayanagara's lineup files); None: none."""
+        return None
+
     def lineups(self) -> dict[str, str]:
         """Named lineups: ``default``, ``fast``, ``strong`` -> a strategy spec for every seat."""
         return {"default": "random", "fast": "random", "strong": "random"}

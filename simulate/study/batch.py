@@ -152,7 +152,7 @@ def play_batch(
         try:
             if compile_error is not None:
                 raise compile_error
-            agents = [make(strategies[s]) for s in seats]
+            agents = [make(strategies[s], batch.game) for s in seats]
             result = game.play(
                 seed,
                 agents,

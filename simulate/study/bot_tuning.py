@@ -139,7 +139,7 @@ class Tuning:
             expected = ", ".join(every[:-1]) + f" or {every[-1]}"
             raise RunError(f"--faction {bad[0] if bad else ''!r}: expected {expected}")
         for spec in (*pool, *challengers):
-            check_strategies(dict.fromkeys(every, spec))
+            check_strategies(dict.fromkeys(every, spec), game=the_game.ref)
         the_space = tunable.load_space(space or tunable.SPACE_FILE)
         empty = [f for f in chosen if not the_space.params[f]]
         if empty:

@@ -94,7 +94,7 @@ class Ladder:
         every = seats_of(the_game, [loaded])
         word = the_game.seat_word
         lineup = parse_strategies(field_specs, every, default_strategy(the_game), word)
-        check_strategies(lineup)
+        check_strategies(lineup, game=the_game.ref)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise RunError(f"--seed must be a non-negative integer, got {seed!r}")
         given = tuple(dict.fromkeys(c.strip() for c in challengers))
@@ -113,7 +113,7 @@ class Ladder:
             )
         taken = tuple(f for f in every if f in seats) or every
         for c in chosen:
-            check_strategies(dict.fromkeys(every, c))
+            check_strategies(dict.fromkeys(every, c), game=the_game.ref)
             if all(lineup[f] == c for f in taken):
                 where = "every seat" if taken == every else f"seat {', '.join(taken)}"
                 raise RunError(f"--challenger {c!r} is the field's bot in {where}")

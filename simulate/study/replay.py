@@ -110,7 +110,7 @@ def replay(directory: Path, game: int, variant: str | None = None, trace: bool =
     try:
         rules = compiled_rules(variants[variant], the_game)
         seats = the_game.seats(rules)
-        agents = [make(strategies[s]) for s in seats]
+        agents = [make(strategies[s], the_game.ref) for s in seats]
         result = the_game.play(row["seed"], agents, rules, trace=trace)
     except Exception as exc:
         return Replay(row, None, exc, matches=row["error"] is not None, game=the_game)

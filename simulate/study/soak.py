@@ -42,7 +42,7 @@ def replay_checked(
 
     the_game = get_game(game)
     rules = compiled_rules(the_game.load_variant(variant), the_game)
-    agents = [make(strategy) for _ in the_game.seats(rules)]
+    agents = [make(strategy, game) for _ in the_game.seats(rules)]
     the_game.play(seed, agents, rules, on_action=functools.partial(check, game=game))
 
 

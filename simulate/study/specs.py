@@ -89,7 +89,7 @@ def _either(seats: Sequence[str]) -> str:
 
 
 def parse_lineups(
-    values: Iterable[str] | None, base: dict[str, str]
+    values: Iterable[str] | None, base: dict[str, str], game: str | None = None
 ) -> tuple[tuple[str, dict[str, str]], ...]:
     """``--lineup NAME=[all|SEAT=]SPEC`` values as (name, strategies) in first-seen order;
     each lineup starts from ``base`` (whose keys are the seats). RunError for a bad name or
@@ -111,7 +111,7 @@ def parse_lineups(
         parsed = parse_strategies(values_, order, "random", "seat")
         given = {f for v in values_ for f in _factions_named(v, order)}
         chosen.update({f: parsed[f] for f in given})
-        check_strategies(chosen)
+        check_strategies(chosen, game=game)
         key = tuple(chosen[f] for f in order)
         if key in seen:
             raise RunError(f"--lineup {name!r} plays the same bots as {seen[key]!r}")
@@ -127,14 +127,17 @@ def _factions_named(value: str, seats: tuple[str, ...]) -> tuple[str, ...]:
     return seats
 
 
-def check_strategies(strategies: dict[str, str], word: str = "seat") -> None:
-    """Instantiate each strategy once, so that a bad name or parameter fails before play."""
+def check_strategies(
+    strategies: dict[str, str], word: str = "seat", game: str | None = None
+) -> None:
+    """Instantiate each strategy once (for a seat of ``game``; None: the default), so that a
+    bad name or parameter fails before play."""
     from strategies import registry
 
     for faction in strategies:
         spec = strategies[faction]
         try:
-            registry.make(spec)
+            registry.make(spec, game)
         except Exception as exc:  # UnknownStrategy, ValueError, or the class's own error
             # room for a refused parameter's list of what the strategy takes (issue 64)
             raise RunError(f"strategy for {faction}: {_one_line(exc, 600)}") from None
@@ -258,8 +261,8 @@ class Study:
             chosen.update({f: str(s) for f, s in strategies.items()})
         else:
             chosen = parse_strategies(strategies, seats, default, word)
-        check_strategies(chosen)
-        named = parse_lineups(lineups, chosen)
+        check_strategies(chosen, game=the_game.ref)
+        named = parse_lineups(lineups, chosen, the_game.ref)
         files = manifest_mod.data_files(the_game.data_dir())
         extra = {}
         for v in loaded:

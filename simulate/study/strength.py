@@ -123,7 +123,7 @@ def parse_rungs(
     for name, specs in given.items():
         try:
             strategies = parse_strategies(specs, seats, default, word)
-            check_strategies(strategies)
+            check_strategies(strategies, game=game.ref)
         except RunError as exc:
             raise RunError(f"--rung {name!r}: {str(exc).removeprefix('--strategy ')}") from None
         key = tuple(strategies[f] for f in seats)

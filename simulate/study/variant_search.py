@@ -222,7 +222,7 @@ class Search:
         goal = parse_target(target, seats)
         word = the_game.seat_word
         chosen = parse_strategies(strategies, seats, default_strategy(the_game), word)
-        check_strategies(chosen)
+        check_strategies(chosen, game=the_game.ref)
         files = manifest_mod.data_files(the_game.data_dir())
         ref = the_game.ref or the_game.name
         return cls(Path(path), base, dims, goal, budget, first, seed, chosen, files, ref, seats)

@@ -56,6 +56,9 @@ STEP_COLUMNS = (
 )
 
 
+_SEARCHERS = {"greedy": "GreedyStrategy", "mcts": "MCTSStrategy"}  # over the default's policy
+
+
 class Vijayanagara(Game):
     """Vijayanagara: The Deccan Empires of Medieval India, 1290-1398 (GMT Games, 2023)."""
 
@@ -141,19 +144,39 @@ class Vijayanagara(Game):
 
         return replay_text.lines(outcome, rules, trace)
 
-    def lineups(self) -> dict[str, str]:
-        from strategies import registry
+    def strategy_names(self) -> dict[str, str]:
+        from strategies.vijayanagara import lineup
 
-        return {"default": registry.DEFAULT, "fast": "heuristic-fast", "strong": "heuristic-strong"}
+        found = {n: f"strategies/vijayanagara/lineups/{n}.toml" for n in lineup.names()}
+        return found | {n: f"strategies.vijayanagara.searchers:{c}" for n, c in _SEARCHERS.items()}
+
+    def named_strategy(self, name: str) -> Any:
+        from strategies.vijayanagara import lineup
+
+        if name in lineup.names():
+            return lineup.shipped(name)
+        if name in _SEARCHERS:
+            from strategies.vijayanagara import searchers
+
+            return getattr(searchers, _SEARCHERS[name])
+        return None
+
+    def strategy_file(self, path: str) -> Any:
+        from strategies.vijayanagara import lineup
+
+        return lineup.load(path)
+
+    def lineups(self) -> dict[str, str]:
+        from strategies.vijayanagara import lineup
+
+        return {"default": lineup.DEFAULT, "fast": "heuristic-fast", "strong": "heuristic-strong"}
 
     def strength_rungs(self) -> list[tuple[str, str]]:
         """The fast tier, the default lineup, then mcts in every seat at 1x, 2x, 4x."""
         from simulate.study.strength import search_rungs
-        from strategies import registry
 
-        return [("heuristic-fast", "heuristic-fast"), ("heuristic", registry.DEFAULT)] + (
-            search_rungs("mcts")
-        )
+        default = self.lineups()["default"]
+        return [("heuristic-fast", "heuristic-fast"), ("heuristic", default), *search_rungs("mcts")]
 
     def lineup_files(self) -> dict[str, Path]:
         from strategies import exploitability
@@ -163,7 +186,7 @@ class Vijayanagara(Game):
     def encoder(self, rules: Any) -> Any:
         from simulate.vijayanagara.ai import encoder
 
-        return encoder(rules)
+        return encoder(rules, self)
 
     def tunable(self) -> Any:
         from simulate.vijayanagara import bot_space

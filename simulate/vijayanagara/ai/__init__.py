@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 
-def encoder(rules: Any) -> Any:
+def encoder(rules: Any, game: Any) -> Any:
     """The game's encoder over ``rules`` (``simulate.ai.encoding``'s protocol)."""
     from .adapter import Adapter
 
-    return Adapter(rules)
+    return Adapter(rules, game)

@@ -28,11 +28,9 @@ class Adapter(Encoder):
     chance_nodes = True
     max_game_length = MAX_GAME_LENGTH
 
-    def __init__(self, rules: Rules) -> None:
-        from simulate.vijayanagara.declaration import GAME
-
+    def __init__(self, rules: Rules, game: Any) -> None:
         super().__init__(rules)
-        self.game = GAME
+        self.game = game  # the declaration that made it
         self.max_chance_outcomes = max(len(rules.cards), FACES)
         self._initial = None
 

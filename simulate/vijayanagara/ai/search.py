@@ -80,7 +80,7 @@ def card_end_evaluator(rules: Rules, seat: int, temperature: float, seed: int) -
 
 
 def _evaluation(strategy: Any) -> Any:
-    """The evaluation a strategy plays by (``strategies/search/protocol.py``: ``margin``)."""
+    """The evaluation a strategy plays by (``strategies/vijayanagara/search/protocol.py``: ``margin``)."""
     for holder in (strategy, getattr(strategy, "policy", None)):
         evaluation = getattr(holder, "evaluation", None)
         if evaluation is not None:

@@ -49,11 +49,11 @@ from simulate.vijayanagara.result import FACTIONS as NAMES
 from simulate.vijayanagara.rules.sequence import COMMAND, LIMITED, PASS
 from simulate.vijayanagara.rules.sequence import COMMAND_DECREE as CD
 from simulate.vijayanagara.rules.sequence import EVENT_OPTION as EVENT
-from strategies.lineup import Lineup, default_lineup
-from strategies.search.mcts import MCTSSearch
-from strategies.search.searcher import Candidate
 from strategies.vijayanagara.heuristic.choice import CHOICE_CONTEXT, choice_context, option_features
 from strategies.vijayanagara.heuristic.weights import CHOICE_FILE, TUNED_FILE, WEIGHTS_FILE
+from strategies.vijayanagara.lineup import Lineup, default_lineup
+from strategies.vijayanagara.search.mcts import MCTSSearch
+from strategies.vijayanagara.search.searcher import Candidate
 from strategies.vijayanagara.value_model import BadValueModel, ValueModel, load_value
 
 ACTIONS = (CD, COMMAND, LIMITED, PASS, EVENT)  # the top-level actions (2.3.3)
@@ -98,7 +98,7 @@ class Recorder:
         self.rows: list[tuple[int, list[tuple], list[float], list[float]]] = []
 
     def new_game(self, faction: str, rng: random.Random, rules) -> None:
-        from strategies.searchers import MCTSStrategy
+        from strategies.vijayanagara.searchers import MCTSStrategy
 
         self.player.new_game(faction, rng, rules)
         own = random.Random(rng.getrandbits(32))

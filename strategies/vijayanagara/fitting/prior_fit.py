@@ -1,4 +1,4 @@
-"""An end-game search's prior (``mcts_rank``, ``mcts_pick``; ``strategies/search/prior.py``),
+"""An end-game search's prior (``mcts_rank``, ``mcts_pick``; ``strategies/vijayanagara/search/prior.py``),
 fitted to the values mcts's own budget gives the same candidates.
 
 In games of a lineup, at every decision one seat's end-game mcts makes (the last
@@ -34,9 +34,9 @@ from pathlib import Path
 import numpy as np
 import tomli_w
 
-from strategies.lineup import LINEUPS, Lineup, default_lineup
-from strategies.search.mcts import MCTSSearch
-from strategies.search.prior import LATE, compile_prior, features
+from strategies.vijayanagara.lineup import LINEUPS, Lineup, default_lineup
+from strategies.vijayanagara.search.mcts import MCTSSearch
+from strategies.vijayanagara.search.prior import LATE, compile_prior, features
 
 from .choice_fit import played
 
@@ -291,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     cmd = " ".join(["python -m strategies.vijayanagara.fitting.prior_fit", *(argv or sys.argv[1:])])
     header = [
         f"The end-game search's prior of the {a.seat} seat (its mcts_rank and mcts_pick;",
-        "strategies/search/prior.py), named by a lineup's mcts_prior, fitted by",
+        "strategies/vijayanagara/search/prior.py), named by a lineup's mcts_prior, fitted by",
         "strategies/vijayanagara/fitting/prior_fit.py:",
         f"  {cmd}",
         f"({len(rows)} decisions of {a.games} games; {minutes:.1f} minutes, --jobs {a.jobs}.)",

@@ -21,7 +21,7 @@ Parameters (``--strategy DS=heuristic:aggression=0.7,weights=mine.toml``):
 
 The policy decides every decision itself. A lineup (``strategies/vijayanagara/lineups/``) may let search
 choose some turns' actions over it: it gives the searches what they need of a policy
-(``strategies/search/protocol.py``): its plan under each offered action (``turn_plans``),
+(``strategies/vijayanagara/search/protocol.py``): its plan under each offered action (``turn_plans``),
 following a plan (``follow``), plain copies of itself for the playouts (``team``) and its
 evaluation.
 """
@@ -173,7 +173,7 @@ class HeuristicStrategy:
     def choose(self, observation: Any, decision: Any) -> Any:
         return self.bot.choose(observation, decision)
 
-    # -- what a search over this policy needs (strategies/search/protocol.py) ---------------
+    # -- what a search over this policy needs (strategies/vijayanagara/search/protocol.py) ---------------
 
     @property
     def evaluation(self) -> Evaluator:

@@ -8,7 +8,7 @@
 - ``mcts_cards`` (0: never): mcts chooses while at most this many cards and more than
   ``mcts_stop`` remain, with its budget ``mcts_rollouts``, ``mcts_horizon``, ``mcts_top``,
   ``mcts_expand`` and ``mcts_screen`` (mcts's own parameters), the fitted prior of the
-  file ``mcts_prior`` (none when empty; ``strategies/search/prior.py``) and the value model
+  file ``mcts_prior`` (none when empty; ``strategies/vijayanagara/search/prior.py``) and the value model
   of the file ``mcts_value`` scoring its playouts' leaves (none when empty: the evaluation;
   ``strategies/vijayanagara/value_model.py``).
 
@@ -23,11 +23,11 @@ import random
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .params import checked_count, checked_flag
+from ..params import checked_count, checked_flag
 from .search.greedy import GreedySearch
 from .search.mcts import MCTSSearch
 from .search.prior import Prior, load_prior
-from .vijayanagara.value_model import ValueModel, load_value
+from .value_model import ValueModel, load_value
 
 DEFAULTS: dict[str, Any] = {
     "lookahead": "none",

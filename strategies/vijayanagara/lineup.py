@@ -34,10 +34,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..params import no_such_parameter, unknown_bare_weight
 from .composition import DEFAULTS, Composition, SeatSearch, prior_path, search_key, seat_search
-from .params import no_such_parameter, unknown_bare_weight
 
-LINEUPS = Path(__file__).parent / "vijayanagara" / "lineups"
+LINEUPS = Path(__file__).with_name("lineups")
 DEFAULT = "heuristic"  # the lineup a first-time user gets for every Faction
 SEATS = ("DS", "BK", "VE")
 KEYS = ("description", "version", "policy", "layers", "seat")
@@ -46,7 +46,7 @@ FILES = ("mcts_prior", "mcts_value")  # search settings naming a file
 
 
 def _heuristic() -> Any:
-    from .vijayanagara.heuristic import HeuristicStrategy
+    from .heuristic import HeuristicStrategy
 
     return HeuristicStrategy
 

@@ -1,4 +1,4 @@
-"""``greedy`` and ``mcts`` by name: the searches of ``strategies/search/`` over the default
+"""``greedy`` and ``mcts`` by name: the searches of ``strategies/vijayanagara/search/`` over the default
 lineup's heuristic policy (its weight layers, without its own search), deciding every turn's
 action (2.3.3) in every seat they play. Any other parameter of a spec is the policy's
 (``mcts:aggression=0.7``), and ``weights`` a weights file laid over its layers.
@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..params import no_such_parameter, own_parameters, unknown_bare_weight
+from ..policies.random import RandomStrategy
 from .lineup import default_lineup
-from .params import no_such_parameter, own_parameters, unknown_bare_weight
-from .policies.random import RandomStrategy
 from .search.greedy import GreedySearch
 from .search.mcts import MCTSSearch
-from .vijayanagara.value_model import ValueModel, load_value
+from .value_model import ValueModel, load_value
 
 ROLLOUTS = ("heuristic", "random")  # who plays mcts's playouts (its ``policy``)
 
