@@ -197,7 +197,7 @@ def test_per_challenger_game_counts_and_the_ladder_json(tmp_path):
             ],
             "the field's bot in seat DS",
         ),
-        (["--challenger", "random", "--seat", "XX"], "'XX' is not one of"),
+        (["--challenger", "random", "--seat", "XX"], "a seat is one of DS, BK, VE"),
     ],
 )
 def test_bad_ladder_input_is_one_line_and_writes_nothing(tmp_path, args, message):

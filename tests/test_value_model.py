@@ -126,7 +126,9 @@ def test_mcts_with_the_value_model_replays_its_games_from_the_seed():
 
 def test_the_shipped_value_model_names_its_command_and_data():
     model = load_value()
-    assert model.info["command"].startswith("python -m strategies.vijayanagara.fitting.value_fit")
+    # the command as it was run: the file keeps its bytes (its digest is the bot's identity)
+    # though the fitting module has since moved into strategies/vijayanagara/ (issue 65)
+    assert model.info["command"].startswith("python -m strategies.fitting.value_fit")
     assert len(model.info["data_sha256"]) == 64
 
 

@@ -83,9 +83,7 @@ def ladder(
     if jobs is not None and jobs < 1:
         raise InputError(f"--jobs must be a positive integer (or -1 for all cores), got {jobs}")
     try:
-        spec = Ladder.create(
-            field, challengers, games, seed, variant, tuple(x.upper() for x in seats), budgets, game
-        )
+        spec = Ladder.create(field, challengers, games, seed, variant, seats, budgets, game)
     except RunError as exc:
         raise InputError(str(exc)) from None
     done = resumable(

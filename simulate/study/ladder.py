@@ -108,9 +108,7 @@ class Ladder:
         chosen = tuple(dict.fromkeys(s for s, _, _ in scaled_from)) or given
         unknown = [f for f in seats if f not in every]
         if unknown:
-            raise RunError(
-                f"--seat {unknown[0]!r}: {unknown[0]!r} is not one of {', '.join(every)}"
-            )
+            raise RunError(f"--seat {unknown[0]!r}: a seat is one of {', '.join(every)}")
         taken = tuple(f for f in every if f in seats) or every
         for c in chosen:
             check_strategies(dict.fromkeys(every, c), game=the_game.ref)
