@@ -56,7 +56,7 @@ def own_parameters(made: Any) -> tuple[list[str], bool] | None:
 def unknown_bare_weight(exc: Exception, params: dict[str, Any]) -> str | None:
     """The parameter of ``params`` named bare (``rolouts``, or ``play.rolouts`` as a lineup's
     search settings are) that a policy's error ``exc`` refuses as an unknown weight, if one
-    is: a misspelled parameter rather than a weight's path (``eval.DS.x``, whose own error
+    is: a misspelled parameter rather than a weight's path (``eval.P1.x``, whose own error
     lists the weights where it points)."""
     text = str(exc)
     return next(

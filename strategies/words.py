@@ -4,18 +4,19 @@
 
 from __future__ import annotations
 
-from strategies.vijayanagara.lineup import DEFAULT
+from simulate.games import get as get_game
 
-MCTS_ROLLOUTS = 8  # mcts's default budget (strategies/vijayanagara/search/mcts.py)
-_NAMED = {
-    DEFAULT: "the default bots",
-    "heuristic-fast": "the fast default bots",
-    "heuristic-strong": "the default bots with a bigger end-game search",
-    "heuristic-v1": "the first heuristic bots",
-    "greedy": "a one-card greedy search",
+MCTS_ROLLOUTS = 8  # an mcts bot's default budget (Vijayanagara's: strategies/vijayanagara/search)
+_NAMED = {  # the bots every game may play; a game names its own (Game.strategy_words)
     "random": "random play",
     "openspiel-mcts": "OpenSpiel's Monte Carlo tree search",
 }
+
+
+def _named(game: str | None) -> dict[str, str]:
+    return _NAMED | get_game(game).strategy_words()
+
+
 _TIMES = {2: "twice", 3: "three times", 4: "four times", 8: "eight times"}
 
 
@@ -25,8 +26,8 @@ def _times(ratio: float) -> str:
     return f"{ratio:g} times"
 
 
-def bot_words(spec: str) -> str:
-    """One strategy spec (``name`` or ``name:key=value,...``) in words."""
+def bot_words(spec: str, game: str | None = None) -> str:
+    """One strategy spec (``name`` or ``name:key=value,...``) of ``game``'s bots in words."""
     name, _, rest = spec.partition(":")
     params = dict(p.split("=", 1) for p in rest.split(",") if "=" in p)
     if name == "mcts":
@@ -41,27 +42,27 @@ def bot_words(spec: str) -> str:
         return text
     if name.endswith(".toml"):
         return f"the lineup file {name}"
-    base = _NAMED.get(name, f"the {name} bots")
+    base = _named(game).get(name, f"the {name} bots")
     return base + (" with changed settings" if params else "")
 
 
-def lineup_words(spec: str) -> str:
-    """A rung or lineup spec (``all=SPEC`` or ``DS=SPEC,...``, or a bare spec) in words:
+def lineup_words(spec: str, game: str | None = None) -> str:
+    """A rung or lineup spec (``all=SPEC`` or ``P1=SPEC,...``, or a bare spec) in words:
     "with every seat searching four times deeper ..."."""
     if spec.startswith("all="):
         inner = spec.removeprefix("all=")
-        words = bot_words(inner)
-        if inner.split(":")[0] in _NAMED:
+        words = bot_words(inner, game)
+        if inner.split(":")[0] in _named(game):
             return f"with {words} in every seat"
         return f"with every seat {words}"
     if "=" in spec.split(":")[0]:
         seats = [s.split("=", 1) for s in _seat_parts(spec)]
-        return "with " + "; ".join(f"{seat} {bot_words(s)}" for seat, s in seats)
-    return f"with {bot_words(spec)}"
+        return "with " + "; ".join(f"{seat} {bot_words(s, game)}" for seat, s in seats)
+    return f"with {bot_words(spec, game)}"
 
 
 def _seat_parts(spec: str) -> list[str]:
-    """``DS=mcts:rollouts=16,top=6,BK=heuristic`` split at each seat (a part begins with
+    """``P1=mcts:rollouts=16,top=6,P2=heuristic`` split at each seat (a part begins with
     ``SEAT=`` where SEAT has no ``:``)."""
     parts: list[str] = []
     for item in spec.split(","):

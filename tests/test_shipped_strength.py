@@ -17,6 +17,15 @@ from strategies import exploitability as known
 FACTIONS = ("DS", "BK", "VE")
 
 
+def ship(monkeypatch, kind, path):
+    """The default game ships ``path`` as its ``kind`` file (``Game.lineup_files``)."""
+    from simulate.games import get
+
+    game = get()
+    files = game.lineup_files() | {kind: path}
+    monkeypatch.setattr(type(game), "lineup_files", lambda self: files)
+
+
 def _study(tmp_path, **change):
     """A small strength.json of two variants and two rungs, as `vsim strength` writes it."""
     rungs = [("heuristic", "all=heuristic", 400), ("mcts-1x", "all=mcts", 200)]
@@ -72,7 +81,7 @@ def test_a_bad_shipped_study_is_refused_in_one_line(tmp_path, change):
 
 
 def test_a_bad_shipped_study_stops_a_run_with_a_one_line_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(known, "STRENGTH_FILE", _study(tmp_path, variants=[]))
+    ship(monkeypatch, "strength", _study(tmp_path, variants=[]))
     with pytest.raises(RunError):
         runs.shipped_strength()
     out = tmp_path / "run"
@@ -82,7 +91,7 @@ def test_a_bad_shipped_study_stops_a_run_with_a_one_line_error(tmp_path, monkeyp
 
 
 def test_a_run_records_the_study_and_its_report_leads_with_where_it_stands(tmp_path, monkeypatch):
-    monkeypatch.setattr(known, "STRENGTH_FILE", _study(tmp_path))
+    ship(monkeypatch, "strength", _study(tmp_path))
     out = tmp_path / "run"
     assert invoke("run", "--games", "4", "--jobs", "1", "-q", "--out", str(out)).exit_code == 0
     recorded = json.loads((out / "manifest.json").read_text())["strength"]

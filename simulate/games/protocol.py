@@ -95,7 +95,7 @@ class Game:
         raise NotImplementedError
 
     def load_variant(self, ref: str | Path | None) -> Any:
-        """A checked variant (``simulate.variants.Variant``) by name, path or None (base)."""
+        """A checked variant (``simulate.variant_format.Variant``) by name, path or None (base)."""
         raise NotImplementedError
 
     def base_variant(self) -> Any:
@@ -163,6 +163,11 @@ class Game:
     def strategy_file(self, path: str) -> Any:
         """A strategy from a file the game reads (Vijayanagara's lineup files); None: none."""
         return None
+
+    def strategy_words(self) -> dict[str, str]:
+        """The game's own strategies in a designer's words (``heuristic`` -> "the default
+        bots"), for the reports' answers."""
+        return {}
 
     def lineups(self) -> dict[str, str]:
         """Named lineups: ``default``, ``fast``, ``strong`` -> a strategy spec for every seat."""

@@ -83,22 +83,22 @@ class Vijayanagara(Game):
         return FACTIONS  # 1.0: three Factions whatever the variant
 
     def load_variant(self, ref: str | Path | None) -> Any:
-        from simulate.variants import load_variant
+        from simulate.vijayanagara.variants import load_variant
 
         return load_variant(ref)
 
     def variant_from_content(self, content: dict[str, Any], path: Path) -> Any:
-        from simulate.variants import variant_from_content
+        from simulate.vijayanagara.variants import variant_from_content
 
         return variant_from_content(content, path)
 
     def variant_names(self) -> list[str]:
-        from simulate.variants import list_variants
+        from simulate.vijayanagara.variants import list_variants
 
         return [v.name for v in list_variants()]
 
     def variants_dir(self) -> Path:
-        from simulate.variants import VARIANTS_DIR
+        from simulate.vijayanagara.variants import VARIANTS_DIR
 
         return VARIANTS_DIR
 
@@ -166,6 +166,15 @@ class Vijayanagara(Game):
 
         return lineup.load(path)
 
+    def strategy_words(self) -> dict[str, str]:
+        return {
+            self.lineups()["default"]: "the default bots",
+            "heuristic-fast": "the fast default bots",
+            "heuristic-strong": "the default bots with a bigger end-game search",
+            "heuristic-v1": "the first heuristic bots",
+            "greedy": "a one-card greedy search",
+        }
+
     def lineups(self) -> dict[str, str]:
         from strategies.vijayanagara import lineup
 
@@ -179,9 +188,13 @@ class Vijayanagara(Game):
         return [("heuristic-fast", "heuristic-fast"), ("heuristic", default), *search_rungs("mcts")]
 
     def lineup_files(self) -> dict[str, Path]:
-        from strategies import exploitability
+        import strategies.vijayanagara as bots
 
-        return {"exploitability": exploitability.FILE, "strength": exploitability.STRENGTH_FILE}
+        folder = Path(bots.__file__).parent
+        return {
+            "exploitability": folder / "exploitability.json",
+            "strength": folder / "strength.json",
+        }
 
     def encoder(self, rules: Any) -> Any:
         from simulate.vijayanagara.ai import encoder
