@@ -21,7 +21,7 @@ if str(ROOT) not in sys.path:
 
 from simulate.analysis.stats import pairing_correlation  # noqa: E402
 from simulate.study import dataset, runs, specs  # noqa: E402
-from simulate.variants import list_variants  # noqa: E402
+from simulate.vijayanagara.variants import list_variants  # noqa: E402
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""The one error every game's data and variant files raise (``simulate.variants``)."""
+"""The one error every game's data and variant files raise (``simulate.variant_format``)."""
 
 from __future__ import annotations
 

@@ -2,11 +2,12 @@
 
 ``--set combat.fort_penalty=2`` changes one key of a variant without writing a TOML file;
 ``--sweep combat.fort_penalty=0,1,2,3`` makes one variant per value, all played on the same
-seeds. KEY is a dotted path in the variant format (``simulate/vijayanagara/data/variants/base.toml``) and
-VALUE is read as TOML (``2``, ``true``, ``[1, 2]``, ``"text"``). The result is checked like
+seeds. KEY is a dotted path in the game's variant format (Vijayanagara's:
+``simulate/vijayanagara/data/variants/base.toml``) and VALUE is read as TOML (``2``, ``true``, ``[1, 2]``, ``"text"``). The result is checked like
 any variant file when the study is created (unknown key, value out of range: one line).
 
->>> from simulate.variants import BASE
+>>> from simulate.games import get
+>>> BASE = get().base_variant()
 >>> with_settings(BASE, [("combat.fort_penalty", 2)]).content["combat"]
 {'fort_penalty': 2}
 """
@@ -20,8 +21,8 @@ import tomllib
 from collections.abc import Sequence
 from typing import Any
 
-from simulate.variants import Variant
-from simulate.vijayanagara.rules.datafiles import DataError
+from simulate.errors import DataError
+from simulate.variant_format import Variant
 
 
 def parse_setting(text: str) -> tuple[str, Any]:

@@ -15,7 +15,7 @@ Names are checked when a variant is applied to the raw data; types and ranges al
 is loaded. A variant's ``digest`` is the sha256 of its file's bytes, or for a variant with no
 file of its own (the implicit base, a search file's) of the canonical JSON of its content.
 
-Nothing here imports a game; ``simulate.variants`` re-exports this module together with the
+Nothing here imports a game; ``simulate.vijayanagara.variants`` re-exports this module together with the
 names it gave before games had formats (Vijayanagara's ``load_variant``, ``BASE``, ...).
 """
 

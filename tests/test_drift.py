@@ -32,7 +32,7 @@ import pytest
 from scipy import stats as sps
 
 from simulate.study import batches, play
-from simulate.variants import load_variant
+from simulate.vijayanagara.variants import load_variant
 from strategies import registry
 
 BASELINE = Path(__file__).parent / "baselines" / "drift.json"

@@ -9,7 +9,7 @@ from cli_support import invoke, listing
 
 from simulate.overrides import parse_setting, with_settings
 from simulate.study import dataset
-from simulate.variants import BASE
+from simulate.vijayanagara.variants import BASE
 
 
 def test_a_setting_is_read_as_toml_and_overlays_the_variant():

@@ -9,7 +9,7 @@ from cli_support import ROOT
 
 from simulate.study.batch import Batch, Chunk, play_batch
 from simulate.study.soak import check, replay_checked, shares, soak
-from simulate.variants import load_variant
+from simulate.vijayanagara.variants import load_variant
 from simulate.vijayanagara.rules import invariants
 
 BOOM = "tests.fault_strategies:Boom"  # raises at its fourth decision in about half the games

@@ -1,4 +1,4 @@
-"""Variant files overlay the base data (simulate/variants.py): each test one behaviour."""
+"""Variant files overlay the base data (simulate/vijayanagara/variants.py): each test one behaviour."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from simulate.variants import (
+from simulate.vijayanagara.variants import (
     BASE_DESCRIPTION,
     VARIANTS_DIR,
     Variant,
@@ -421,7 +421,7 @@ def test_multiline_description(tmp_path, raw):
 
 
 def test_builtin_name_must_equal_its_file_name(tmp_path, monkeypatch):
-    import simulate.variants as variants
+    import simulate.vijayanagara.variants as variants
 
     monkeypatch.setattr(variants, "VARIANTS_DIR", tmp_path)
     write(tmp_path, "", header='name = "other"\ndescription = "x"\n', name="mine.toml")

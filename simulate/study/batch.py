@@ -7,7 +7,7 @@ whatever the variant, the lineup, the worker or the backend (common random numbe
 batch's rows as it finishes. Every command that plays games goes through it: ``vsim run``
 adds an output folder, a manifest and resume on top (``simulate.study.runs``).
 
->>> from simulate.variants import BASE                                   # doctest: +SKIP
+>>> from simulate.games import get; BASE = get().base_variant()       # doctest: +SKIP
 >>> work = batches(BASE, {"P1": "greedy", "P2": "random", "P3": "random"},
 ...                master_seed=7, games=range(100), size=25)            # doctest: +SKIP
 >>> wins = sum(r.games()["winner"].count("P1") for r in play(work, jobs=2))  # doctest: +SKIP
@@ -67,7 +67,7 @@ class Batch:
     """What a worker plays: the games of ``chunk`` under ``variant`` with ``strategies``."""
 
     chunk: Chunk
-    variant: Any  # simulate.variants.Variant
+    variant: Any  # simulate.variant_format.Variant
     strategies: Mapping[str, str]
     master_seed: int
     run_id: str = ""

@@ -39,7 +39,7 @@ def study_from_manifest(directory: Path) -> tuple[dict[str, Any], dict[str, str]
         raise RunError(_one_line(exc)) from None
     if man is None:
         raise RunError(f"{directory} has no {manifest_mod.MANIFEST}: not a vsim run directory")
-    from simulate.variants import Variant
+    from simulate.variant_format import Variant
 
     game = get_game(man.get("game"))
     load_variant = game.load_variant

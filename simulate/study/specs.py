@@ -211,7 +211,7 @@ class Study:
     games: int
     seed: int
     strategies: dict[str, str]
-    variants: tuple[Any, ...]  # simulate.variants.Variant
+    variants: tuple[Any, ...]  # simulate.variant_format.Variant
     trace: bool = False
     data_files: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False)
     # sha256 of each file a variant reads besides itself (its deck.events_file), by name

@@ -10,7 +10,7 @@ from __future__ import annotations
 from conftest import Scripted
 
 from simulate.overrides import with_settings
-from simulate.variants import BASE
+from simulate.vijayanagara.variants import BASE
 from simulate.vijayanagara.rules import pieces as P
 from simulate.vijayanagara.rules.ruleset import load_rules
 

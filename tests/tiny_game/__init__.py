@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from simulate.errors import DataError
 from simulate.games import Column, Game, Outcome, Section
 from simulate.seeds import streams
-from simulate.variants import Variant
+from simulate.variant_format import Variant
 
 from . import rules as R
 

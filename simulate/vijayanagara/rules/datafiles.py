@@ -1,7 +1,7 @@
 """Reading the designer-editable data files (``simulate/vijayanagara/data/``) into plain dicts.
 
 The dicts are validated and compiled by ``simulate.vijayanagara.rules.ruleset``; variants overlay them
-first (``simulate.variants``). YAML is read by the safe loader only: data never runs code.
+first (``simulate.vijayanagara.variants``). YAML is read by the safe loader only: data never runs code.
 It is libyaml's (``CSafeLoader``) where PyYAML was built with it, as its wheels are: the same
 dicts (tests/test_data.py) about eight times faster, which every worker process pays once.
 """

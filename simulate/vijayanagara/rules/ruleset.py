@@ -426,7 +426,7 @@ def compile_rules(raw: dict, variant: str = "base", map_source: str = "map.yaml"
 
 @lru_cache(maxsize=16)
 def _load_cached(key: str) -> Rules:
-    from simulate.variants import apply_variant, load_variant
+    from simulate.vijayanagara.variants import apply_variant, load_variant
 
     variant = load_variant(None if key == "base" else key)
     raw = apply_variant(load_raw(), variant)
@@ -450,7 +450,7 @@ def load_rules(variant: Any = None) -> Rules:
     if isinstance(variant, (str, Path)):
         return _load_cached(str(variant))
     # a Variant object
-    from simulate.variants import apply_variant
+    from simulate.vijayanagara.variants import apply_variant
 
     return compile_rules(apply_variant(load_raw(), variant), variant.name, _map_source(variant))
 
