@@ -96,3 +96,9 @@ def test_the_same_tiny_study_gives_the_same_rows_whatever_the_workers(tmp_path):
             pl.read_parquet(out / "games" / "*.parquet").drop("seconds").sort("game_index")
         )
     assert tables[0].equals(tables[1])
+
+
+def test_a_vijayanagara_study_keeps_the_run_id_it_had_before_games_were_named():
+    # the run id digests the config: strategies, variants and every data file's sha256, so
+    # folders written before the protocol resume as the same study (issue 65)
+    assert Study.create(1, 11).run_id == "82d66526e0a23880"
