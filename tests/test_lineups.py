@@ -90,7 +90,10 @@ def _comparison(diffs: dict[str, tuple[float, float]]):
         {"faction": f, "diff": (lo + hi) / 2, "diff_low": lo, "diff_high": hi}
         for f, (lo, hi) in diffs.items()
     ]
-    side = SimpleNamespace(label="x / y")
+    from simulate.games import get
+
+    run = SimpleNamespace(the_game=get())
+    side = SimpleNamespace(label="x / y", seats=tuple(diffs), run=run)
     return SimpleNamespace(wins=wins, a=side, b=side, confidence=0.95)
 
 

@@ -183,7 +183,7 @@ def test_until_clear_needs_two_variants(tmp_path):
 
 
 def _copy_of_base(tmp_path):
-    from simulate.variants import VARIANTS_DIR
+    from simulate.vijayanagara.variants import VARIANTS_DIR
 
     text = (VARIANTS_DIR / "base.toml").read_text().replace('name = "base"', 'name = "copy"')
     path = tmp_path / "copy.toml"

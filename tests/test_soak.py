@@ -9,8 +9,8 @@ from cli_support import ROOT
 
 from simulate.study.batch import Batch, Chunk, play_batch
 from simulate.study.soak import check, replay_checked, shares, soak
-from simulate.vijayanagara.variants import load_variant
 from simulate.vijayanagara.rules import invariants
+from simulate.vijayanagara.variants import load_variant
 
 BOOM = "tests.fault_strategies:Boom"  # raises at its fourth decision in about half the games
 

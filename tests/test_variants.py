@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from simulate.vijayanagara.rules.datafiles import DataError, load_raw
 from simulate.vijayanagara.variants import (
     BASE_DESCRIPTION,
     VARIANTS_DIR,
@@ -18,7 +19,6 @@ from simulate.vijayanagara.variants import (
     list_variants,
     load_variant,
 )
-from simulate.vijayanagara.rules.datafiles import DataError, load_raw
 
 HEADER = 'name = "my"\ndescription = "a test variant"\n'
 

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulate.analysis import render
+from simulate.analysis import render, terms
 from simulate.analysis.formatting import pct, pp, pp_ci
+from simulate.analysis.provenance import provisional_note
 from simulate.games import get as get_game
 from simulate.study import bot_tuning
 from simulate.study.tunable import fmt_value, tunable_of
@@ -64,13 +65,18 @@ def write(directory: Path) -> TuneFiles:
     phases = state.get("phases", [])
     out = directory / "report"
     out.mkdir(parents=True, exist_ok=True)
-    png = figures.save(figures.tuning_progress(phases), out / "tune-bots.png")
+    game = get_game(cfg.get("game"))
+    seats = tuple(state.get("seats") or game.seats())
+    progress = figures.tuning_progress(
+        phases, seats=seats, names=terms.seat_names(game), score_label=game.score_label
+    )
+    png = figures.save(progress, out / "tune-bots.png")
     ladder_rows = None
     ladder_dir = directory / "ladder"
     if (ladder_dir / "manifest.json").is_file():
         ladder_report.write(ladder_dir)
         _, found = gains(ladder_dir)
-        worst = exploitability(found)
+        worst = exploitability(found, seats)
         ladder_rows = render.table(
             ["seat", "challenger", "paired games", "gain", "95% paired CI", "exploitability"],
             [
@@ -90,7 +96,9 @@ def write(directory: Path) -> TuneFiles:
     reference = "start" if over_default else tunable.BASE_BOT
     context = {
         "title": f"Bot tuning: {directory.resolve().name}",
-        "provisional": state.get("provisional", {}).get("any", True),
+        "provisional": provisional_note(state, game),
+        "seat": terms.seat_noun(game),
+        "score": game.score_label,
         "settings": render.table(
             ["setting", "value"],
             [

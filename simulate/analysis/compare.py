@@ -4,11 +4,12 @@ Game ``k`` of a study plays with the seed ``seeds.game_seed(master, k)`` under e
 so two variants of one run, or two runs made with the same ``--seed``, can be compared game by
 game (common random numbers): the games are joined on ``game_index`` and their ``seed``
 columns must agree, else the comparison is refused (:class:`CompareError`, one line).
-Games that errored on either side are dropped from the pairs and counted.
+Games that errored on either side are dropped from the pairs and counted. Two sides of
+different games or seats do not pair: refused in one line.
 
-Per faction (and for unresolved ties) the win rates are compared with
+Per seat (and for unresolved ties) the win rates are compared with
 ``stats.paired_win_comparison`` (Newcombe's paired interval, McNemar's test), and the mean
-final VP with ``stats.paired_mean_difference`` (paired bootstrap), which also says what the
+final score with ``stats.paired_mean_difference`` (paired bootstrap), which also says what the
 pairing bought (``variance_reduction`` and the equivalent sample-size multiplier).
 
 >>> a, b = resolve(["runs/x"], ("base", "timurs-shadow"))    # doctest: +SKIP
@@ -27,7 +28,7 @@ from typing import Any
 
 import polars as pl
 
-from simulate.analysis import figures, render, stats
+from simulate.analysis import figures, render, stats, terms
 from simulate.analysis.formatting import (
     finite,
     level,
@@ -39,10 +40,8 @@ from simulate.analysis.formatting import (
     reduction,
 )
 from simulate.analysis.run import ReportError, Run, load_run
+from simulate.analysis.stats import stuart_maxwell
 from simulate.study.dataset import cell_label
-from simulate.vijayanagara.result import FACTIONS
-
-OUTCOMES = (*FACTIONS, "tie")
 
 
 class CompareError(ReportError):
@@ -63,6 +62,10 @@ class Side:
 
     def games(self) -> pl.DataFrame:
         return self.run.variant_games(self.variant, ok=False)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.run.seats
 
 
 @dataclass
@@ -196,10 +199,29 @@ def report_pairs(run: Run, others: Sequence[Run]) -> list[tuple[Side, Side]]:
     return pairs
 
 
+def check_seats(a: Side, b: Side) -> None:
+    """CompareError (one line) unless both sides play the same game at the same seats."""
+    ga, gb = a.run.the_game, b.run.the_game
+    if ga.name != gb.name:
+        raise CompareError(
+            f"cannot compare {a.label} with {b.label}: they play different games "
+            f"({ga.name} vs {gb.name})"
+        )
+    if a.seats != b.seats:
+        raise CompareError(
+            f"cannot compare {a.label} with {b.label}: their seats differ "
+            f"({len(a.seats)}: {', '.join(a.seats)} vs {len(b.seats)}: {', '.join(b.seats)}); "
+            "a paired comparison needs the same seats on both sides"
+        )
+
+
 def paired_games(a: Side, b: Side) -> tuple[pl.DataFrame, dict[str, int]]:
     """The games of both sides joined on ``game_index`` (columns of b suffixed ``_b``), only
-    those finished on both; CompareError if a common game's seeds differ."""
-    cols = ["game_index", "seed", "winner", "error", *(f"vp_{f}" for f in FACTIONS)]
+    those finished on both; CompareError if the sides' seats or a common game's seeds
+    differ."""
+    check_seats(a, b)
+    scores = [a.run.score_column(f) for f in a.seats]
+    cols = ["game_index", "seed", "winner", "error", *scores]
     ga = a.games().select(cols)
     gb = b.games().select(cols)
     joined = ga.join(gb, on="game_index", how="inner", suffix="_b").sort("game_index")
@@ -224,11 +246,11 @@ def paired_games(a: Side, b: Side) -> tuple[pl.DataFrame, dict[str, int]]:
 
 
 def pairing(a: Side, b: Side) -> dict[str, float]:
-    """The per-game correlation of the winners of two sides on common seeds, per Faction, with
+    """The per-game correlation of the winners of two sides on common seeds, per seat, with
     its lower bound (``stats.pairing_correlation``): the ``rho`` a paired study of these two
     variants can count on, measured on a pilot of their own."""
     ok, _ = paired_games(a, b)
-    return stats.pairing_correlation(ok["winner"].to_list(), ok["winner_b"].to_list())
+    return stats.pairing_correlation(ok["winner"].to_list(), ok["winner_b"].to_list(), a.seats)
 
 
 def confounders(a: Side, b: Side) -> list[str]:
@@ -269,7 +291,9 @@ def compare(
 
     Sides from runs that differ in more than the rules (``confounders``) are refused unless
     ``allow_confounded``; then the comparison carries what differs, shown under a warning.
+    Sides of different games or seats are always refused (``check_seats``).
     """
+    check_seats(a, b)
     confounded = confounders(a, b)
     if confounded and not allow_confounded:
         raise CompareError(
@@ -286,8 +310,9 @@ def compare(
     win_a = ["tie" if w is None else w for w in ok.get_column("winner").to_list()]
     win_b = ["tie" if w is None else w for w in ok.get_column("winner_b").to_list()]
     wins = []
-    together = simultaneous(confidence)
-    for outcome in OUTCOMES:
+    outcomes = a.run.outcomes
+    together = simultaneous(confidence, outcomes=len(outcomes))
+    for outcome in outcomes:
         row = stats.paired_win_comparison(win_a, win_b, outcome, together)
         ind = stats.paired_mean_difference(
             [w == outcome for w in win_a], [w == outcome for w in win_b], confidence, n_boot=1
@@ -296,10 +321,11 @@ def compare(
         row["pairing_efficiency"] = ind["pairing_efficiency"]
         wins.append(row)
     vp = []
-    for f in FACTIONS:
+    for f in a.seats:
+        column = a.run.score_column(f)
         row = stats.paired_mean_difference(
-            ok.get_column(f"vp_{f}").to_numpy(),
-            ok.get_column(f"vp_{f}_b").to_numpy(),
+            ok.get_column(column).to_numpy(),
+            ok.get_column(f"{column}_b").to_numpy(),
             confidence,
             n_boot=n_boot,
             seed=boot_seed,
@@ -313,64 +339,17 @@ def compare(
         wins=wins,
         vp=vp,
         confounded=confounded,
-        overall=stuart_maxwell(win_a, win_b),
+        overall=stuart_maxwell(win_a, win_b, outcomes),
         **counts,
     )
 
 
-def simultaneous(confidence: float, comparisons: int = 1) -> float:
-    """Each outcome's level so that the four intervals (three Factions and unresolved ties)
-    of ``comparisons`` comparisons hold together at ``confidence`` (Bonferroni)."""
-    return 1 - (1 - confidence) / (len(OUTCOMES) * comparisons)
-
-
-def stuart_maxwell(win_a: Sequence[str], win_b: Sequence[str]) -> dict[str, float]:
-    """One test across all outcomes (DS, BK, VE, tie) of two paired sides: Stuart-Maxwell's
-    test of marginal homogeneity on the paired winner table (statsmodels).
-
-    An outcome with no discordant game (every game it won under one side it won under the
-    other) carries no information on a change and would make the covariance singular: it is
-    left out, as the standard treatment does, and the test runs on the outcomes that remain
-    (df one less than their number). With fewer than two left nothing changed (p = 1). Should
-    the covariance still be singular (discordances in separate groups of outcomes), its
-    pseudo-inverse is used with its rank as df."""
-    import numpy as np
-    from statsmodels.stats.contingency_tables import SquareTable
-
-    index = {o: i for i, o in enumerate(OUTCOMES)}
-    table = np.zeros((len(OUTCOMES), len(OUTCOMES)))
-    for x, y in zip(win_a, win_b, strict=True):
-        table[index[x], index[y]] += 1
-    off = table - np.diag(np.diag(table))
-    kept = [i for i in range(len(OUTCOMES)) if off[i].sum() + off[:, i].sum() > 0]
-    if len(kept) < 2:
-        return {"statistic": 0.0, "df": 0.0, "p_value": 1.0, "outcomes": []}
-    table = table[np.ix_(kept, kept)]
-    names = [OUTCOMES[i] for i in kept]
-    statistic, df = _pseudo_inverse_statistic(table)
-    if df == len(kept) - 1:  # a covariance of full rank: statsmodels' test
-        result = SquareTable(table, shift_zeros=False).homogeneity()
-        statistic, df = float(result.statistic), float(result.df)
-    from scipy.stats import chi2
-
-    return {
-        "statistic": statistic,
-        "df": df,
-        "p_value": float(chi2.sf(statistic, df)) if df > 0 else 1.0,
-        "outcomes": names,
-    }
-
-
-def _pseudo_inverse_statistic(table: Any) -> tuple[float, float]:
-    """Stuart-Maxwell's statistic with the covariance's pseudo-inverse, and its rank (df)."""
-    import numpy as np
-
-    n = table.sum()
-    pr = table / n
-    d = (pr.sum(0) - pr.sum(1))[:-1]
-    vmat = -(pr + pr.T)[:-1, :-1]
-    np.fill_diagonal(vmat, (pr.sum(0) + pr.sum(1) - 2 * np.diag(pr))[:-1])
-    return float(n * d @ np.linalg.pinv(vmat) @ d), float(np.linalg.matrix_rank(vmat))
+def simultaneous(confidence: float, comparisons: int = 1, outcomes: int | None = None) -> float:
+    """Each outcome's level so that the n + 1 intervals (``outcomes``: the n seats and
+    unresolved ties; None: the default game's) of ``comparisons`` comparisons hold together
+    at ``confidence`` (Bonferroni)."""
+    count = len(terms.outcomes(terms.default_seats())) if outcomes is None else outcomes
+    return 1 - (1 - confidence) / (count * comparisons)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -385,7 +364,7 @@ def win_table(comp: Comparison, answer: dict[str, Any] | None = None) -> render.
     kind = "anytime-valid" if answer and answer.get("sequential") else "simultaneous"
     words = {"change": "change", "no change": "no change", "undetermined": "not yet known"}
     cols = [
-        "faction",
+        comp.a.run.the_game.seat_word,
         "win rate A",
         "win rate B",
         "B - A",
@@ -416,10 +395,12 @@ def win_table(comp: Comparison, answer: dict[str, Any] | None = None) -> render.
 
 
 def vp_table(comp: Comparison) -> render.Table:
+    """Each seat's mean final score on both sides, the difference and its paired interval."""
+    game = comp.a.run.the_game
     cols = [
-        "faction",
-        "mean VP A",
-        "mean VP B",
+        game.seat_word,
+        f"mean {game.score_label} A",
+        f"mean {game.score_label} B",
         "B - A",
         f"{level(comp.confidence)} paired bootstrap CI",
         "SE paired / unpaired",
@@ -460,6 +441,7 @@ def template_context(
     """What ``templates/_macros.md.j2``'s ``comparison`` macro shows of a comparison
     (``answer``: its verdict, whose intervals the table shows)."""
     sequential = bool(answer and answer.get("sequential"))
+    score = comp.a.run.the_game.score_label
     context: dict[str, Any] = {
         "title": f"{comp.b.label} vs {comp.a.label}",
         "summary": summary_line(comp),
@@ -467,6 +449,8 @@ def template_context(
         "sequential": sequential,
         "wins": win_table(comp, answer),
         "vp": vp_table(comp),
+        "score_label": score,
+        "outcomes": terms.number_word(len(comp.a.run.outcomes)),
         "note": None,
     }
     if figure_path is not None:
@@ -474,7 +458,8 @@ def template_context(
             figure_path,
             f"{comp.b.label} minus {comp.a.label}, per outcome, with "
             f"{level(comp.confidence)} {'anytime-valid' if sequential else 'simultaneous'} "
-            "intervals of the win rates' differences and paired bootstrap intervals of the VP.",
+            f"intervals of the win rates' differences and paired bootstrap intervals of the "
+            f"{score}.",
         )
     return context
 
@@ -484,12 +469,12 @@ def _verdict(lo: float, hi: float) -> str:
 
 
 def lineup_agreement(comparisons: Sequence[Comparison], lineups: Sequence[str]) -> dict[str, Any]:
-    """The same variant comparison under several lineups, side by side: per Faction, B - A
+    """The same variant comparison under several lineups, side by side: per seat, B - A
     with its paired interval under each lineup, and whether the conclusions agree."""
     first = comparisons[0]
     a_name, b_name = (s.label.split(" / ")[0] for s in (first.a, first.b))
     rows, sentences = [], []
-    for f in FACTIONS:
+    for f in first.a.seats:
         cells, verdicts = [f], []
         for comp in comparisons:
             w = next(r for r in comp.wins if r["faction"] == f)
@@ -514,7 +499,10 @@ def lineup_agreement(comparisons: Sequence[Comparison], lineups: Sequence[str]) 
     level_ = level(first.confidence)
     return {
         "title": f"{b_name} vs {a_name}",
-        "table": render.table(["faction", *[f"B - A under {x} [{level_}]" for x in lineups]], rows),
+        "table": render.table(
+            [first.a.run.the_game.seat_word, *[f"B - A under {x} [{level_}]" for x in lineups]],
+            rows,
+        ),
         "sentences": sentences,
     }
 
@@ -528,7 +516,17 @@ def figure(comp: Comparison, answer: dict[str, Any] | None = None) -> Any:
         else w
         for w in comp.wins
     ]
-    return figures.comparison(wins, comp.vp, comp.a.label, comp.b.label, comp.confidence)
+    game = comp.a.run.the_game
+    return figures.comparison(
+        wins,
+        comp.vp,
+        comp.a.label,
+        comp.b.label,
+        comp.confidence,
+        seats=comp.a.seats,
+        score_label=game.score_label,
+        names=terms.seat_names(game),
+    )
 
 
 def default_out(a: Side, b: Side) -> Path:
@@ -595,6 +593,7 @@ def _json_default(x: Any) -> Any:
 
 
 __all__ = [
+    "stuart_maxwell",
     "CompareError",
     "TooFewPairs",
     "Comparison",

@@ -1,12 +1,12 @@
 """Figures of a balance report, drawn with matplotlib's object API on the Agg canvas.
 
-Each function takes summaries computed by :mod:`simulate.report` (plain rows or polars
-frames) and returns a :class:`matplotlib.figure.Figure`; :func:`save` writes it as a PNG.
-No pyplot state is touched, so the functions are safe in scripts, tests and notebooks.
+Each function takes summaries computed by :mod:`simulate.analysis.tables` (plain rows or
+polars frames) and returns a :class:`matplotlib.figure.Figure`; :func:`save` writes it as a
+PNG. No pyplot state is touched, so the functions are safe in scripts, tests and notebooks.
 
-Colours follow the game: the Delhi Sultanate (DS) dark grey, the Bahmani Kingdom (BK)
-turquoise, Vijayanagara (VE) gold. Variants are told apart by line style or by a second,
-faction-free palette.
+Seats have colours by their place in turn order (``seat_colours``; a game may give its own,
+``seat_colours`` of its declaration) and their names where the game gives them
+(``names``). Variants are told apart by line style or by a second, seat-free palette.
 """
 
 from __future__ import annotations
@@ -25,28 +25,40 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-FACTIONS = ("DS", "BK", "VE")
-FACTION_NAMES = {"DS": "Delhi Sultanate", "BK": "Bahmani Kingdom", "VE": "Vijayanagara"}
-FACTION_COLOURS = {"DS": "#2b2b2b", "BK": "#14a3a3", "VE": "#e0aa00", "tie": "#a6a6a6"}
-# Variants: a palette with none of the faction colours in it.
+from simulate.analysis import terms
+
+# Seats by their place in turn order (a dark grey, a turquoise, a gold, then more).
+SEAT_COLOURS = ("#2b2b2b", "#14a3a3", "#e0aa00", "#c0392b", "#4a6fa5", "#8e6c8a", "#6b8e23")
+SEAT_TEXT_COLOURS = ("#2b2b2b", "#14a3a3", "#9c7600", "#c0392b", "#4a6fa5", "#8e6c8a", "#6b8e23")
+TIE_COLOUR = "#a6a6a6"
+# Variants: a palette with none of the seat colours in it.
 VARIANT_COLOURS = ("#6a3d9a", "#d95f02", "#1f78b4", "#e7298a", "#66a61e", "#a6761d")
 VARIANT_STYLES = ("-", "--", ":", "-.")
-ACTIONS = ("event", "command_decree", "command", "limited", "pass")
-ACTION_LABELS = {
-    "event": "Event",
-    "command_decree": "Command + Decree",
-    "command": "Command only",
-    "limited": "Limited Command",
-    "pass": "Pass",
-}
-ACTION_COLOURS = {
-    "event": "#984ea3",
-    "command_decree": "#377eb8",
-    "command": "#a6cee3",
-    "limited": "#fdbf6f",
-    "pass": "#d9d9d9",
-}
 DPI = 110
+
+
+def seat_colours(seats: Sequence[str], given: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each seat's colour (``given`` first, else by its place in turn order), and the tie's."""
+    given = given or {}
+    out = {s: given.get(s, SEAT_COLOURS[i % len(SEAT_COLOURS)]) for i, s in enumerate(seats)}
+    return out | {terms.TIE: TIE_COLOUR}
+
+
+def text_colour(seats: Sequence[str], seat: str) -> str:
+    """A seat's colour for text (a darker gold: legible on white)."""
+    i = list(seats).index(seat) if seat in seats else 0
+    return SEAT_TEXT_COLOURS[i % len(SEAT_TEXT_COLOURS)]
+
+
+def seat_label(seat: str, names: Mapping[str, str] | None = None) -> str:
+    """``P1 (the first player)`` where the game names its seats, else the seat."""
+    name = (names or {}).get(seat)
+    return f"{seat} ({name})" if name else seat
+
+
+def _seats_of(rows: Sequence[Mapping[str, Any]], key: str = "faction") -> list[str]:
+    """The seats rows name, in order of first appearance (the tie left out)."""
+    return [s for s in dict.fromkeys(str(r[key]) for r in rows) if s != terms.TIE]
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -108,13 +120,24 @@ def _no_data(ax: Any, text: str = "no data") -> None:
 
 
 def win_rates(
-    rows: Sequence[Mapping[str, Any]], variants: Sequence[str], confidence: float = 0.95
+    rows: Sequence[Mapping[str, Any]],
+    variants: Sequence[str],
+    confidence: float = 0.95,
+    *,
+    seats: Sequence[str] | None = None,
+    names: Mapping[str, str] | None = None,
+    seat_word: str = "seat",
 ) -> Figure:
-    """Win rate per faction (and unresolved ties) for each variant, with its intervals.
+    """Win rate per seat (and unresolved ties) for each variant, with its intervals, and the
+    parity line at 1/n.
 
-    ``rows``: ``stats.win_rate_table`` rows with a ``variant`` key added.
+    ``rows``: ``stats.win_rate_table`` rows with a ``variant`` key added; ``seats``: in turn
+    order (None: as the rows name them).
     """
-    outcomes = (*FACTIONS, "tie")
+    seats = list(seats) if seats is not None else _seats_of(rows)
+    colours = seat_colours(seats)
+    outcomes = terms.outcomes(seats)
+    parity = terms.parity(max(1, len(seats)))
     nv = len(variants)
     fig = _figure(max(7.5, 2.6 * nv + 3.0), 4.8)
     ax = fig.add_subplot()
@@ -133,12 +156,12 @@ def win_rates(
             goo.append((r["rate"] - r["goodman_low"], r["goodman_high"] - r["rate"]))
         if not xs:
             continue
-        label = "unresolved tie" if outcome == "tie" else f"{outcome} ({FACTION_NAMES[outcome]})"
+        label = "unresolved tie" if outcome == terms.TIE else seat_label(outcome, names)
         ax.bar(
             xs,
             ys,
             width * 0.92,
-            color=FACTION_COLOURS[outcome],
+            color=colours[outcome],
             label=label,
             hatch="//" if outcome == "tie" else None,
             edgecolor="white" if outcome != "tie" else "#777777",
@@ -159,16 +182,17 @@ def win_rates(
     ax.set_xticklabels(variants)
     ax.set_xlim(-0.6, nv - 0.4)
     top = max((r["goodman_high"] for r in rows if r["n"]), default=0.5)
-    ax.set_ylim(0, min(1.0, max(0.45, top + 0.08)))  # room for the labels, not up to 100%
-    ax.axhline(1 / 3, color="#444444", lw=1, ls="--", zorder=0)
+    ax.set_ylim(0, min(1.0, max(0.45, 1.35 * parity, top + 0.08)))  # not up to 100%
+    ax.axhline(parity, color="#444444", lw=1, ls="--", zorder=0)
     ax.annotate(
-        "parity (1/3)", (1.0, 1 / 3), xycoords=("axes fraction", "data"), xytext=(-4, 3),
-        textcoords="offset points", ha="right", fontsize=8, color="#444444",
+        f"parity ({terms.parity_text(len(seats))})", (1.0, parity),
+        xycoords=("axes fraction", "data"), xytext=(-4, 3), textcoords="offset points",
+        ha="right", fontsize=8, color="#444444",
     )  # fmt: skip
     _pct_axis(ax)
     ax.set_ylabel("share of games won (%)")
     ax.set_xlabel("variant")
-    ax.set_title("Win rate by faction (errored games excluded)")
+    ax.set_title(f"Win rate by {seat_word} (errored games excluded)")
     handles, labels = ax.get_legend_handles_labels()
     handles += [
         Line2D([], [], color="#7a1f14", lw=1.4, marker="_", markersize=8),
@@ -179,7 +203,7 @@ def win_rates(
     labels += [
         f"{level} Wilson interval (each rate)",
         f"{level} Goodman (all rates at once)",
-        "parity: one third each",
+        f"parity: {terms.parity_text(len(seats))} each",
     ]
     ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
     ax.grid(axis="y", alpha=0.3)
@@ -190,16 +214,27 @@ def win_rates(
 # Distributions of final values
 
 
-def vp_distribution(games: pl.DataFrame, variants: Sequence[str]) -> Figure:
-    """Final victory points: one panel per faction, one line per variant (share of games)."""
-    fig = _figure(11.0, 3.8)
-    axes = fig.subplots(1, 3, sharey=True)
-    for ax, f in zip(axes, FACTIONS, strict=True):
-        col = f"vp_{f}"
+def score_distribution(
+    games: pl.DataFrame,
+    variants: Sequence[str],
+    columns: Mapping[str, str],
+    *,
+    label: str = "score",
+    seat_word: str = "seat",
+    names: Mapping[str, str] | None = None,
+) -> Figure:
+    """Final scores: one panel per seat (``columns``: seat -> its score column, in turn
+    order), one line per variant (share of games); ``label``: the score's name."""
+    seats = list(columns)
+    colours = seat_colours(seats)
+    fig = _figure(max(11.0, 3.6 * len(seats)), 3.8)
+    axes = np.atleast_1d(fig.subplots(1, max(1, len(seats)), sharey=True))
+    for ax, f in zip(axes, seats, strict=True):
+        col = columns[f]
         values = games.get_column(col).drop_nulls() if games.height else pl.Series([])
         if values.len() == 0:
             _no_data(ax)
-            ax.set_title(f"{f} ({FACTION_NAMES[f]})")
+            ax.set_title(seat_label(f, names))
             continue
         lo, hi = int(values.min()), int(values.max())
         edges = np.arange(lo - 0.5, hi + 1.5)
@@ -209,18 +244,18 @@ def vp_distribution(games: pl.DataFrame, variants: Sequence[str]) -> Figure:
                 continue
             weights = np.full(x.size, 1.0 / x.size)
             if i == 0:
-                ax.hist(x, edges, weights=weights, color=FACTION_COLOURS[f], alpha=0.35)
+                ax.hist(x, edges, weights=weights, color=colours[f], alpha=0.35)
             ax.hist(
                 x,
                 edges,
                 weights=weights,
                 histtype="step",
-                color=FACTION_COLOURS[f],
+                color=colours[f],
                 linestyle=variant_style(i),
                 linewidth=1.8,
             )
-        ax.set_title(f"{f} ({FACTION_NAMES[f]})")
-        ax.set_xlabel("final victory points (VP)")
+        ax.set_title(seat_label(f, names))
+        ax.set_xlabel(f"final {label}")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(axis="y", alpha=0.3)
     axes[0].set_ylabel("share of games (%)")
@@ -238,7 +273,7 @@ def vp_distribution(games: pl.DataFrame, variants: Sequence[str]) -> Figure:
         ncol=max(1, len(variants)),
         fontsize=9,
     )
-    fig.suptitle("Final victory points by faction (share of finished games)")
+    fig.suptitle(f"Final {label} by {seat_word} (share of finished games)")
     return fig
 
 
@@ -250,12 +285,17 @@ def over_turns(
     title: str,
     ylabel: str,
     confidence: float = 0.95,
+    xlabel: str = "step (position in the game)",
+    names: Mapping[str, str] | None = None,
+    seats: Sequence[str] | None = None,
 ) -> Figure:
-    """Mean of a per-card quantity over the card position, with its band, one panel per
-    variant.
+    """Mean of a per-step quantity over the step's position, with its band, one panel per
+    variant, one line per seat of ``factions``; ``seats``: every seat in turn order (their
+    colours; None: ``factions``).
 
-    ``curves``: columns variant, faction, turn, mean, low, high, n.
+    ``curves``: columns variant, faction (the seat), turn (the position), mean, low, high, n.
     """
+    colours = seat_colours(list(seats) if seats is not None else list(factions))
     nv = max(1, len(variants))
     cols = min(nv, 2)
     rows = math.ceil(nv / cols)
@@ -276,21 +316,21 @@ def over_turns(
                 t,
                 c.get_column("low").to_numpy(),
                 c.get_column("high").to_numpy(),
-                color=FACTION_COLOURS[f],
+                color=colours[f],
                 alpha=0.22,
                 linewidth=0,
             )
-            ax.plot(t, c.get_column("mean").to_numpy(), color=FACTION_COLOURS[f], lw=2, label=f)
+            ax.plot(t, c.get_column("mean").to_numpy(), color=colours[f], lw=2, label=f)
         ax.set_title(f"variant: {v}")
-        ax.set_xlabel("card played (position in the deck)")
+        ax.set_xlabel(xlabel)
         ax.grid(alpha=0.3)
         ax.tick_params(labelleft=True)
     for ax in axes[len(variants) :]:
         ax.set_visible(False)
     for ax in axes[::cols]:
         ax.set_ylabel(ylabel)
-    handles = [Line2D([], [], color=FACTION_COLOURS[f], lw=2) for f in factions]
-    labels = [f"{f} ({FACTION_NAMES[f]}), mean" for f in factions]
+    handles = [Line2D([], [], color=colours[f], lw=2) for f in factions]
+    labels = [f"{seat_label(f, names)}, mean" for f in factions]
     handles.append(Patch(color="#888888", alpha=0.3))
     labels.append(f"{100 * confidence:g}% interval of the mean")
     # two legend columns at most: a one-panel figure is too narrow for one row of four
@@ -327,119 +367,21 @@ def _int_range(games: pl.DataFrame, column: str, lo: int | None = None) -> list[
     return list(range(low, int(s.max()) + 1))
 
 
-def mongol_outcomes(games: pl.DataFrame, variants: Sequence[str]) -> Figure:
-    """Invaders left in Delhi at the end, Delhi's Timur bonus (5.1), Troops lost to Mongols."""
-    fig = _figure(12.5, 4.0)
-    axes = fig.subplots(1, 3)
-    panels = (
-        ("mongols_in_delhi_end", "Mongol Invaders in Delhi at the end", "Invaders (pieces)", 0),
-        ("delhi_timur_bonus", "Delhi's Timur bonus to DS (5.1)", "bonus (VP)", None),
-    )
-    for ax, (col, title, xlabel, lo) in zip(axes[:2], panels, strict=True):
-        values = _int_range(games, col, lo) if games.height else []
-        if col == "delhi_timur_bonus" and values:
-            values = list(range(min(-3, values[0]), max(3, values[-1]) + 1))
-        if not values:
-            _no_data(ax)
-        else:
-            _grouped_counts(ax, games, col, variants, values)
-        ax.set_title(title)
-        ax.set_xlabel(xlabel)
-    axes[0].set_ylabel("share of games (%)")
-    ax = axes[2]
-    col = "troops_lost_to_mongols"
-    s = games.get_column(col).drop_nulls() if games.height else pl.Series([])
-    if s.len() == 0:
-        _no_data(ax)
-    else:
-        lo, hi = int(s.min()), int(s.max())
-        step = max(1, math.ceil((hi - lo + 1) / 25))
-        edges = np.arange(lo, hi + step + 1, step) - 0.5
-        for i, v in enumerate(variants):
-            x = games.filter(pl.col("variant") == v).get_column(col).drop_nulls().to_numpy()
-            if x.size:
-                ax.hist(
-                    x,
-                    edges,
-                    weights=np.full(x.size, 1.0 / x.size),
-                    histtype="step",
-                    lw=1.8,
-                    color=variant_colour(i),
-                    linestyle=variant_style(i),
-                    label=f"{v} (mean {x.mean():.1f})",
-                )
-        _pct_axis(ax)
-        ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8)
-    ax.set_title("Sultanate Troops lost to Mongols")
-    ax.set_xlabel("Troops removed per game (pieces)")
-    handles = [Patch(color=variant_colour(i)) for i in range(len(variants))]
-    fig.legend(handles, list(variants), loc="outside lower center", ncol=len(variants), fontsize=9)
-    fig.suptitle("Mongol outcomes (share of games)")
-    return fig
-
-
-def game_length(games: pl.DataFrame, variants: Sequence[str]) -> Figure:
-    """Cards played per game, one bar group per variant."""
+def game_length(
+    games: pl.DataFrame, variants: Sequence[str], column: str, unit: str = "steps"
+) -> Figure:
+    """The game's length (``column``, in ``unit``) per game, one bar group per variant."""
     fig = _figure(7.5, 3.8)
     ax = fig.add_subplot()
-    values = _int_range(games, "cards_played") if games.height else []
+    values = _int_range(games, column) if games.height else []
     if not values:
         _no_data(ax)
     else:
-        _grouped_counts(ax, games, "cards_played", variants, values)
+        _grouped_counts(ax, games, column, variants, values)
         ax.legend(title="variant", fontsize=8.5)
-    ax.set_xlabel("cards played in the game")
+    ax.set_xlabel(f"{unit} in the game")
     ax.set_ylabel("share of games (%)")
     ax.set_title("Game length")
-    return fig
-
-
-def action_mix(shares: pl.DataFrame, variants: Sequence[str]) -> Figure:
-    """What each faction did when it acted: stacked shares of its actions.
-
-    ``shares``: columns variant, faction, action (one of ACTIONS), share.
-    """
-    labels = [(v, f) for v in variants for f in FACTIONS]
-    fig = _figure(9.5, 1.0 + 0.42 * len(labels) + 0.25 * len(variants))
-    ax = fig.add_subplot()
-    y = []
-    pos = 0.0
-    for i, _ in enumerate(labels):
-        if i and i % len(FACTIONS) == 0:
-            pos += 0.6  # a gap between variants
-        y.append(pos)
-        pos += 1
-    lookup = {
-        (r["variant"], r["faction"], r["action"]): r["share"] for r in shares.iter_rows(named=True)
-    }
-    left = np.zeros(len(labels))
-    for a in ACTIONS:
-        widths = np.array([lookup.get((v, f, a), 0.0) for v, f in labels])
-        ax.barh(y, widths, 0.8, left=left, color=ACTION_COLOURS[a], label=ACTION_LABELS[a])
-        for yy, lft, w in zip(y, left, widths, strict=True):
-            if w >= 0.06:
-                ax.text(
-                    lft + w / 2,
-                    yy,
-                    f"{100 * w:.0f}%",
-                    ha="center",
-                    va="center",
-                    fontsize=7.5,
-                    color="white" if a in ("event", "command_decree") else "black",
-                )
-        left += widths
-    ax.set_yticks(y)
-    ax.set_yticklabels([f"{f} · {v}" if len(variants) > 1 else f for v, f in labels])
-    for tick, (_, f) in zip(ax.get_yticklabels(), labels, strict=True):
-        tick.set_color(FACTION_COLOURS[f] if f != "VE" else "#9c7600")
-        tick.set_fontweight("bold")
-    ax.invert_yaxis()
-    ax.set_xlim(0, 1)
-    _pct_axis(ax, "x")
-    ax.set_xlabel("share of the faction's turns as an eligible faction (%)")
-    ax.set_title("Action mix per faction")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
     return fig
 
 
@@ -459,20 +401,26 @@ def comparison(
     label_a: str,
     label_b: str,
     confidence: float = 0.95,
+    *,
+    seats: Sequence[str] | None = None,
+    score_label: str | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> Figure:
-    """Per-faction difference B - A: win rate (paired Newcombe interval) and mean VP
-    (paired bootstrap interval)."""
+    """Per-seat difference B - A: win rate (paired Newcombe interval) and mean final score
+    (paired bootstrap interval; ``score_label`` None: the default game's)."""
+    score = score_label or terms.game_of().score_label
+    colours = seat_colours(list(seats) if seats is not None else _seats_of([*wins, *vp]))
     fig = _figure(11.0, 3.6)
     ax_w, ax_v = fig.subplots(1, 2)
     level = f"{100 * confidence:g}%"
     for ax, rows, scale, unit, title, digits in (
         (ax_w, wins, 100.0, "percentage points", "Win rate", 1),
-        (ax_v, vp, 1.0, "VP", "Mean final VP", 2),
+        (ax_v, vp, 1.0, score, f"Mean final {score}", 2),
     ):
-        names = [r["faction"] for r in rows]
+        labels = [r["faction"] for r in rows]
         ypos = np.arange(len(rows))
         for yy, r in zip(ypos, rows, strict=True):
-            colour = FACTION_COLOURS.get(r["faction"], "#a6a6a6")
+            colour = colours.get(r["faction"], TIE_COLOUR)
             d, lo, hi = (scale * r[k] for k in ("diff", "diff_low", "diff_high"))
             err = [[max(d - lo, 0.0)], [max(hi - d, 0.0)]]  # a sequential interval may miss d
             ax.errorbar([d], [yy], xerr=err, fmt="o", color=colour, ms=7, capsize=4, lw=2)
@@ -488,7 +436,7 @@ def comparison(
             )
         ax.axvline(0, color="#555555", lw=1, ls="--", zorder=0)
         ax.set_yticks(ypos)
-        ax.set_yticklabels(["unresolved tie" if n == "tie" else n for n in names])
+        ax.set_yticklabels(["unresolved tie" if n == terms.TIE else n for n in labels])
         ax.invert_yaxis()
         ax.set_xlabel(f"{label_b} minus {label_a} ({unit})")
         ax.set_title(f"{title}: difference with {level} paired interval")
@@ -503,9 +451,18 @@ def comparison(
     return fig
 
 
-def ladder(gains: Sequence[Any], confidence: float = 0.95) -> Figure:
-    """Deviation gain per seat (panel) and challenger (row), with paired intervals."""
-    seats = [f for f in FACTION_NAMES if any(g.faction == f for g in gains)] or ["DS"]
+def ladder(
+    gains: Sequence[Any],
+    confidence: float = 0.95,
+    *,
+    seats: Sequence[str] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> Figure:
+    """Deviation gain per seat (panel; ``seats`` in turn order, None: as the gains name
+    them) and challenger (row), with paired intervals."""
+    order = list(seats) if seats is not None else list(dict.fromkeys(g.faction for g in gains))
+    colours = seat_colours(order)
+    seats = [f for f in order if any(g.faction == f for g in gains)] or order[:1] or ["?"]
     # a row per challenger, as many lines high as its label (``spec_label``)
     lines = [
         sum(spec_label(g.challenger).count("\n") + 1 for g in gains if g.faction == f)
@@ -520,7 +477,7 @@ def ladder(gains: Sequence[Any], confidence: float = 0.95) -> Figure:
         for y, g in enumerate(mine):
             d, lo, hi = 100 * g.gain, 100 * g.gain_lo, 100 * g.gain_hi
             ax.errorbar(
-                [d], [y], xerr=[[d - lo], [hi - d]], fmt="o", color=FACTION_COLOURS[f], capsize=4
+                [d], [y], xerr=[[d - lo], [hi - d]], fmt="o", color=colours.get(f), capsize=4
             )
         ax.axvline(0, color="#555555", lw=1, ls="--")
         ax.set_yticks(range(len(mine)))
@@ -528,7 +485,7 @@ def ladder(gains: Sequence[Any], confidence: float = 0.95) -> Figure:
             [f"{spec_label(g.challenger)} (n={g.games})" for g in mine], fontsize=8.5
         )
         ax.set_ylim(len(mine) - 0.5, -0.5)
-        ax.set_title(FACTION_NAMES[f])
+        ax.set_title((names or {}).get(f, f))
         ax.set_xlabel("gain in win rate (percentage points)")
         ax.grid(axis="x", alpha=0.3)
     fig.suptitle(f"Deviation gain against the field, {level} paired intervals")
@@ -536,26 +493,37 @@ def ladder(gains: Sequence[Any], confidence: float = 0.95) -> Figure:
 
 
 def sweep(
-    rows: Sequence[Mapping[str, Any]], variants: Sequence[str], key: str, confidence: float = 0.95
+    rows: Sequence[Mapping[str, Any]],
+    variants: Sequence[str],
+    key: str,
+    confidence: float = 0.95,
+    *,
+    seats: Sequence[str] | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> Figure:
-    """Each Faction's win rate against the swept value (one variant per value), with its
-    Wilson interval, and the parity line."""
+    """Each seat's win rate against the swept value (one variant per value), with its
+    Wilson interval, and the parity line (1/n)."""
+    seats = list(seats) if seats is not None else _seats_of(rows)
+    colours = seat_colours(seats)
     fig = _figure(7.5, 4.2)
     ax = fig.add_subplot()
     values = [v.split("=", 1)[1] if "=" in v else v for v in variants]
     by_key = {(r["variant"], r["faction"]): r for r in rows}
     x = np.arange(len(variants))
-    for j, f in enumerate(FACTIONS):
+    for j, f in enumerate(seats):
         pts = [by_key.get((v, f)) for v in variants]
         rate = np.array([p["rate"] if p else np.nan for p in pts])
         lo = np.array([p["wilson_low"] if p else np.nan for p in pts])
         hi = np.array([p["wilson_high"] if p else np.nan for p in pts])
-        off = (j - 1) * 0.06
+        off = (j - (len(seats) - 1) / 2) * 0.06
         ax.errorbar(
-            x + off, rate, yerr=[rate - lo, hi - rate], color=FACTION_COLOURS[f], marker="o",
-            capsize=3, lw=1.8, label=f"{f} ({FACTION_NAMES[f]})",
+            x + off, rate, yerr=[rate - lo, hi - rate], color=colours[f], marker="o",
+            capsize=3, lw=1.8, label=seat_label(f, names),
         )  # fmt: skip
-    ax.axhline(1 / 3, color="#444444", lw=1, ls="--", label="parity (1/3)")
+    ax.axhline(
+        terms.parity(max(1, len(seats))), color="#444444", lw=1, ls="--",
+        label=f"parity ({terms.parity_text(len(seats))})",
+    )  # fmt: skip
     ax.set_xticks(x)
     ax.set_xticklabels(values)
     ax.set_xlabel(key)
@@ -567,40 +535,62 @@ def sweep(
     return fig
 
 
-def tuning_progress(phases: Sequence[Mapping[str, Any]]) -> Figure:
-    """Each Faction's score against its pool (win rate + a share of the VP margin), phase
-    after phase of a bot tuning: the incumbent's on the search seeds, and (where one was
-    tried) the best candidate's on the validation seeds."""
+def tuning_progress(
+    phases: Sequence[Mapping[str, Any]],
+    *,
+    seats: Sequence[str] | None = None,
+    names: Mapping[str, str] | None = None,
+    score_label: str = "score",
+) -> Figure:
+    """Each seat's score against its pool (win rate + a share of the margin of its final
+    score, ``score_label``), phase after phase of a bot tuning: the incumbent's on the
+    search seeds, and (where one was tried) the best candidate's on the validation seeds;
+    ``seats`` in turn order (None: as the phases name them)."""
     fig = _figure(7.5, 4.2)
     ax = fig.add_subplot()
-    seats = [f for f in FACTIONS if any(p["faction"] == f for p in phases)]
-    for f in seats:
+    order = list(seats) if seats is not None else _seats_of(phases)
+    colours = seat_colours(order)
+    shown = [f for f in order if any(p["faction"] == f for p in phases)]
+    for f in shown:
         mine = [p for p in phases if p["faction"] == f]
         rounds = [p["round"] + 1 for p in mine]
+        name = (names or {}).get(f, f)
         ax.plot(
-            rounds, [100 * p["incumbent"] for p in mine], "o-", color=FACTION_COLOURS[f],
-            label=f"{FACTION_NAMES[f]}: incumbent",
+            rounds, [100 * p["incumbent"] for p in mine], "o-", color=colours[f],
+            label=f"{name}: incumbent",
         )  # fmt: skip
         tried = [p for p in mine if p.get("validated")]
         if tried:
             ax.scatter(
                 [p["round"] + 1 for p in tried],
                 [100 * p["validated"][1] for p in tried],
-                marker="x", color=FACTION_COLOURS[f], label=f"{FACTION_NAMES[f]}: best, validated",
+                marker="x", color=colours[f], label=f"{name}: best, validated",
             )  # fmt: skip
-    ax.axhline(100 / 3, color="#555555", lw=1, ls="--", label="parity")
+    ax.axhline(100 * terms.parity(max(1, len(order))), color="#555555", lw=1, ls="--",
+               label="parity")  # fmt: skip
     ax.set_xlabel("round")
-    ax.set_ylabel("score against the pool (win rate + VP share, %)")
+    ax.set_ylabel(f"score against the pool (win rate + {score_label} share, %)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, ncol=2)
     fig.suptitle("Bot tuning: each seat's score against its pool, round by round")
     return fig
 
 
-def sensitivity(rows: Sequence[Mapping[str, Any]], keys: Sequence[str]) -> Figure:
-    """Each Faction's win rate against each searched key's value (one panel per key), every
-    candidate of a variant search at its largest number of games (point size: games)."""
+def sensitivity(
+    rows: Sequence[Mapping[str, Any]],
+    keys: Sequence[str],
+    *,
+    seats: Sequence[str] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> Figure:
+    """Each seat's win rate (its ``win_SEAT`` column; ``seats`` None: every such column)
+    against each searched key's value (one panel per key), every candidate of a variant
+    search at its largest number of games (point size: games)."""
     import json
+
+    if seats is None:
+        seats = [k[4:] for k in (rows[0] if rows else {}) if k.startswith("win_")]
+    colours = seat_colours(list(seats))
 
     best: dict[int, Mapping[str, Any]] = {}
     for r in rows:
@@ -610,7 +600,7 @@ def sensitivity(rows: Sequence[Mapping[str, Any]], keys: Sequence[str]) -> Figur
     fig = _figure(4.2 * panels, 3.8)
     axes = np.atleast_1d(fig.subplots(1, panels, sharey=True))
     for ax, key in zip(axes, keys, strict=False):
-        for f in FACTIONS:
+        for f in seats:
             xs, ys, sizes = [], [], []
             for r in best.values():
                 value = json.loads(r["params"]).get(key)
@@ -618,8 +608,8 @@ def sensitivity(rows: Sequence[Mapping[str, Any]], keys: Sequence[str]) -> Figur
                     xs.append(value)
                     ys.append(100 * r[f"win_{f}"])
                     sizes.append(8 + 40 * r["games"] / max(x["games"] for x in best.values()))
-            ax.scatter(xs, ys, s=sizes, color=FACTION_COLOURS[f], alpha=0.6, label=FACTION_NAMES[f])
-        ax.axhline(100 / 3, color="#555555", lw=1, ls="--")
+            ax.scatter(xs, ys, s=sizes, color=colours[f], alpha=0.6, label=(names or {}).get(f, f))
+        ax.axhline(100 * terms.parity(max(1, len(seats))), color="#555555", lw=1, ls="--")
         ax.set_xlabel(key)
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("win rate (%)")
@@ -634,13 +624,13 @@ def tiers(rows: Sequence[tuple[str, float, float]]) -> Figure:
     fig = _figure(7.5, 4.4)
     ax = fig.add_subplot()
     for spec, rate, gain in rows:
-        ax.scatter([rate], [100 * gain], color=FACTION_COLOURS["DS"], s=30)
+        ax.scatter([rate], [100 * gain], color=SEAT_COLOURS[0], s=30)
         ax.annotate(spec, (rate, 100 * gain), fontsize=8, xytext=(5, 4), textcoords="offset points")
     ax.axvline(20, color="#14a3a3", lw=1, ls=":", label="20 games/s per core")
     ax.axhline(0, color="#555555", lw=1, ls="--", label="the default field")
     ax.set_xscale("log")
     ax.set_xlabel("games per second on one core (every seat this bot)")
-    ax.set_ylabel("mean gain over the 3 seats (points)")
+    ax.set_ylabel("mean gain over the seats (points)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.suptitle("Bot tiers: strength against the default field, and speed")

@@ -1,33 +1,37 @@
-"""A ladder's verdict: each Faction's deviation gain per challenger, and its exploitability.
+"""A ladder's verdict: each seat's deviation gain per challenger, and its exploitability.
 
 For a seat and a challenger, the games played with the challenger in that seat are paired
 with the field-only games of the same index (same seed): the gain is the seat's win rate with
 the challenger minus with the field's bot, with Newcombe's paired interval
-(``stats.paired_win_comparison``), the mean VP difference, and the mean difference of the
-seat's VP margin (its VP less the best other Faction's, what decides the winner, 5.0) with a
-paired Student-t interval: a finer measure than wins, which a change of a few games hides.
-A pair whose game errored on either side is dropped. A Faction's *exploitability* is its
-largest gain over challengers. Where each gain is made, card by card: ``ladder_cards``; how
-each challenger played its seat: ``ladder_moves`` (both in ``by_card``).
+(``stats.paired_win_comparison``), the mean score difference, and the mean difference of the
+seat's score margin (its final score less the best other seat's, what decides the winner)
+with a paired Student-t interval: a finer measure than wins, which a change of a few games
+hides. A pair whose game errored on either side is dropped. A seat's *exploitability* is its
+largest gain over challengers. Where each gain is made, step by step: ``ladder_cards``; how
+each challenger played its seat: ``ladder_moves`` (both in ``by_card``). The seats, the score
+and the words come from the ladder's game (``dataset.layout_of``).
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from simulate.analysis import ladder_cards, ladder_moves, render, stats
+from simulate.analysis import ladder_cards, ladder_moves, render, stats, terms
 from simulate.analysis.formatting import finite, level, pct, pp, pp_ci
+from simulate.analysis.provenance import provisional_note
 from simulate.analysis.run import ReportError
 from simulate.study import dataset
 from simulate.study import manifest as manifest_mod
 from simulate.study.ladder import FIELD
-from simulate.vijayanagara.result import FACTIONS
+
+_SCORE = "score:"  # a seat's final score column, as ``_cells`` names it: ``score:P1``
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,7 @@ class Gain:
     gain_hi: float
     vp_gain: float
     p_value: float
-    margin_gain: float  # mean paired change of the seat's VP margin over the best other (5.0)
+    margin_gain: float  # mean paired change of the seat's score margin over the best other
     margin_lo: float
     margin_hi: float
 
@@ -132,7 +136,7 @@ def pooled_gains(
 
 
 def card_gains(directories: list[Path], confidence: float = 0.95) -> list[ladder_cards.CardGain]:
-    """Each cell's VP-margin gain card by card (``ladder_cards``), over the paired games of
+    """Each cell's score-margin gain step by step (``ladder_cards``), over the paired games of
     every ladder in ``directories`` that plays it (as ``pooled_gains`` pools them)."""
     return ladder_cards.card_gains(_by_cell(directories, ladder_cards.card_gaps), confidence)
 
@@ -177,10 +181,11 @@ class ByCard:
 
 def by_card(directories: list[Path], confidence: float = 0.95) -> ByCard:
     """``card_gains`` and ``card_moves`` of ``directories``, with their summaries."""
+    game = dataset.layout_of(Path(directories[0])).game if directories else None
     gains = card_gains(directories, confidence)
     moves = card_moves(directories)
-    made = ladder_cards.steps(gains) if gains else []
-    return ByCard(gains, made, moves, ladder_moves.differences(moves))
+    made = ladder_cards.steps(gains, game) if gains else []
+    return ByCard(gains, made, moves, ladder_moves.differences(moves, game=game))
 
 
 REPLAYED = 3  # field games of each ladder replayed by ``same_play``
@@ -195,15 +200,18 @@ def same_play(
     ``other`` = ``first``, that the field still plays as it did); else why not, in words.
     With ``rung`` (one of ``other``'s manifest ``lineups``), the same for that rung's games,
     its challenger (as its spec resolves today) in its seat of ``first``'s field."""
-    from simulate import play_game
+    from simulate.games import get as get_game
+    from simulate.study.batch import compiled_rules
     from simulate.study.replay import study_from_manifest
+    from strategies.registry import make
 
     field = dict(first_man["config"]["field"])
     key, who = FIELD, f"{first}'s field"
     if rung is not None:
         field[rung["seat"]] = rung["challenger"]
         key, who = rung["key"], f"{rung['challenger']} in {rung['seat']}'s seat of {who}"
-    _, _, variants = study_from_manifest(other)
+    man, _, variants = study_from_manifest(other)
+    game = get_game(man.get("game"))
     rows = (
         pl.from_arrow(dataset.read_table(other, "games"))
         .filter((pl.col("lineup") == key) & pl.col("error").is_null())
@@ -212,7 +220,9 @@ def same_play(
     )
     for row in rows.iter_rows(named=True):
         try:
-            result = play_game(row["seed"], field, variants[row["variant"]])
+            rules = compiled_rules(variants[row["variant"]], game)
+            agents = [make(field[s]) for s in game.seats(rules)]
+            result = game.play(row["seed"], agents, rules)
         except Exception as exc:  # noqa: BLE001 - a field that no longer plays
             return f"{who} no longer plays: {type(exc).__name__}: {exc}"
         if result.state_digest != row["state_digest"]:
@@ -259,9 +269,12 @@ def _cells(directory: Path) -> tuple[dict[str, Any], list[tuple[str, str, pl.Dat
     man = manifest_mod.read(directory)
     if man is None or man.get("kind") != "ladder":
         raise ReportError(f"{directory} holds no ladder (no ladder manifest.json)")
-    cols = ["lineup", "game_index", "winner", "error", *[f"vp_{f}" for f in FACTIONS]]
+    layout = dataset.layout_of(directory)
+    scores = {layout.game.score_column(f): f"{_SCORE}{f}" for f in layout.seats}
+    cols = ["lineup", "game_index", "winner", "error", *scores]
     games = pl.from_arrow(dataset.read_table(directory, "games", cols))
     assert isinstance(games, pl.DataFrame)
+    games = games.rename(scores)
     field_games = games.filter(pl.col("lineup") == FIELD)
     out = []
     for rung in man.get("lineups", []):
@@ -287,7 +300,7 @@ def _gain(seat: str, challenger: str, pairs: pl.DataFrame, confidence: float) ->
         seat,
         confidence,
     )
-    vp = (pairs.get_column(f"vp_{seat}") - pairs.get_column(f"vp_{seat}_field")).mean()
+    vp = (pairs.get_column(f"{_SCORE}{seat}") - pairs.get_column(f"{_SCORE}{seat}_field")).mean()
     change = (_margin(pairs, seat, "") - _margin(pairs, seat, "_field")).to_list()
     margin, margin_lo, margin_hi = stats.mean_interval(change, confidence)
     return Gain(
@@ -308,17 +321,22 @@ def _gain(seat: str, challenger: str, pairs: pl.DataFrame, confidence: float) ->
 
 
 def _margin(pairs: pl.DataFrame, seat: str, suffix: str) -> pl.Series:
-    """The seat's VP less the best other Faction's in each game (5.0; ties broken by
-    Resources are not counted)."""
-    others = [pairs.get_column(f"vp_{f}{suffix}") for f in FACTIONS if f != seat]
+    """The seat's final score less the best other seat's in each game (ties broken by the
+    game's tiebreak are not counted)."""
+    seats = [c.removeprefix(_SCORE) for c in pairs.columns
+             if c.startswith(_SCORE) and not c.endswith("_field")]  # fmt: skip
+    others = [pairs.get_column(f"{_SCORE}{f}{suffix}") for f in seats if f != seat]
     best = pl.DataFrame(others).max_horizontal()
-    return pairs.get_column(f"vp_{seat}{suffix}") - best
+    return pairs.get_column(f"{_SCORE}{seat}{suffix}") - best
 
 
-def exploitability(found: list[Gain]) -> dict[str, dict[str, Any]]:
-    """Per Faction: the largest gain over challengers, and by which challenger."""
+def exploitability(
+    found: list[Gain], seats: Sequence[str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """Per seat (``seats`` in turn order; None: as the gains name them): the largest gain
+    over challengers, and by which challenger."""
     out: dict[str, dict[str, Any]] = {}
-    for f in FACTIONS:
+    for f in seats if seats is not None else dict.fromkeys(g.faction for g in found):
         mine = [g for g in found if g.faction == f]
         if mine:
             best = max(mine, key=lambda g: g.gain)
@@ -344,7 +362,9 @@ def seat_words(e: dict[str, Any]) -> str:
     )
 
 
-def budget_curves(man: dict[str, Any], found: list[Gain]) -> list[dict[str, Any]]:
+def budget_curves(
+    man: dict[str, Any], found: list[Gain], seats: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
     """With ``--budgets``: each seat's gain per challenger as given (``of``) and multiple of
     its search budget (``factor``), from the smallest budget up: exploitability as a curve."""
     scaled = {b["challenger"]: b for b in man["config"].get("budgets") or []}
@@ -355,7 +375,8 @@ def budget_curves(man: dict[str, Any], found: list[Gain]) -> list[dict[str, Any]
         for g in found
         if g.challenger in scaled
     ]
-    return sorted(rows, key=lambda r: (r["of"], FACTIONS.index(r["faction"]), r["factor"]))
+    order = list(seats) if seats is not None else list(dict.fromkeys(g.faction for g in found))
+    return sorted(rows, key=lambda r: (r["of"], order.index(r["faction"]), r["factor"]))
 
 
 @dataclass
@@ -372,7 +393,10 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
 
     directory = Path(directory)
     man, found = gains(directory, confidence)
-    worst = exploitability(found)
+    layout = dataset.layout_of(directory)
+    game, seats = layout.game, layout.seats
+    names = terms.seat_names(game)
+    worst = exploitability(found, seats)
     js = directory / "ladder.json"
     payload = {
         "field": man["config"]["field"],
@@ -385,31 +409,44 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
     cards = by_card([directory], confidence)
     made, played = cards.made, cards.played
     payload |= cards.to_json()
-    curves = budget_curves(man, found)
+    curves = budget_curves(man, found, seats)
     if curves:
         payload["budget_curves"] = finite(curves)
     js.write_text(json.dumps(payload, indent=2, allow_nan=False) + "\n", "utf-8")
     out = directory / "report"
     out.mkdir(parents=True, exist_ok=True)
-    png = figures.save(figures.ladder(found, confidence), out / "ladder.png")
+    png = figures.save(
+        figures.ladder(found, confidence, seats=seats, names=names), out / "ladder.png"
+    )
     lvl = level(confidence)
-    budgets = _budget_figures(curves, out, confidence)
+    budgets = _budget_figures(curves, out, confidence, seats, names)
     cards_png = None
+    step, score = game.step_label, game.score_label
+    fixed = ladder_cards.fixed_kinds(cards.gains)
     if cards.gains:
         from simulate.analysis.strength_figures import ladder_cards as cards_figure
 
-        cards_png = figures.save(cards_figure(cards.gains, confidence), out / "ladder-cards.png")
+        drawn = cards_figure(cards.gains, confidence, seats=seats, names=names, step=step,
+                             score=score, fixed=fixed)  # fmt: skip
+        cards_png = figures.save(drawn, out / "ladder-cards.png")
     context = {
         "title": f"Bot ladder: {directory.resolve().name}",
         "field": ", ".join(f"{f} `{s}`" for f, s in man["config"]["field"].items()),
         "variant": payload["variant"],
         "seed": man["master_seed"],
         "level": lvl,
-        "provisional": man.get("provisional", {}).get("any", True),
+        "provisional": provisional_note(man, game),
+        "seat": terms.seat_noun(game),
+        "seat_word": game.seat_word,
+        "score": score,
+        "step": step,
+        "fixed": [k.capitalize() for k in fixed],
+        "moves": ", ".join(ladder_moves.move_columns(game)),
+        "strategy_columns": ", ".join(f"`strategy_{f}`" for f in seats),
         "gains": render.table(
             ["seat", "challenger", "paired games", "win rate (field bot)"]
-            + ["win rate (challenger)", "gain", f"{lvl} paired CI", "mean VP gain"]
-            + ["VP margin gain", f"{lvl} paired CI (margin)"],
+            + ["win rate (challenger)", "gain", f"{lvl} paired CI", f"mean {score} gain"]
+            + [f"{score} margin gain", f"{lvl} paired CI (margin)"],
             [
                 (
                     g.faction,
@@ -427,7 +464,7 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
             ],
         ),
         "exploitability": render.table(
-            ["faction", "exploitability", f"{lvl} paired CI", "by", "in words"],
+            [game.seat_word, "exploitability", f"{lvl} paired CI", "by", "in words"],
             [
                 (
                     f,
@@ -447,17 +484,23 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
         if cards_png is None
         else render.Figure(
             cards_png,
-            f"Each seat's VP-margin gain after every card, {lvl} paired intervals: where the"
-            " gain is made.",
+            f"Each seat's {score}-margin gain after every {step}, {lvl} paired intervals: "
+            "where the gain is made.",
         ),
         "where_made": render.table(
             ["seat", "challenger", "where the gain is made"],
-            [(s["faction"], f"`{s['challenger']}`", ladder_cards.step_words(s)) for s in made],
-        ),
+            [
+                (s["faction"], f"`{s['challenger']}`", ladder_cards.step_words(s, game))
+                for s in made
+            ],
+        ),  # fmt: skip
         "played_differently": render.table(
             ["seat", "challenger", "how it played the seat"],
-            [(d["faction"], f"`{d['challenger']}`", ladder_moves.moves_words(d)) for d in played],
-        )
+            [
+                (d["faction"], f"`{d['challenger']}`", ladder_moves.moves_words(d, game))
+                for d in played
+            ],
+        )  # fmt: skip
         if played
         else None,
         "budgets": budgets,
@@ -483,7 +526,13 @@ def write(directory: Path, confidence: float = 0.95) -> LadderFiles:
     return LadderFiles(js, md, page, png)
 
 
-def _budget_figures(curves: list[dict[str, Any]], out: Path, confidence: float) -> list:
+def _budget_figures(
+    curves: list[dict[str, Any]],
+    out: Path,
+    confidence: float,
+    seats: Sequence[str] | None = None,
+    names: dict[str, str] | None = None,
+) -> list:
     """One figure per challenger given with ``--budgets``: each seat's gain against budget."""
     from simulate.analysis import figures
     from simulate.analysis.strength_figures import gain_against_budget
@@ -491,7 +540,8 @@ def _budget_figures(curves: list[dict[str, Any]], out: Path, confidence: float) 
 
     found = []
     for base in dict.fromkeys(r["of"] for r in curves):
-        fig = gain_against_budget([r for r in curves if r["of"] == base], base, confidence)
+        mine = [r for r in curves if r["of"] == base]
+        fig = gain_against_budget(mine, base, confidence, seats=seats, names=names)
         png = figures.save(fig, out / f"ladder-budget-{safe_name(base)}.png")
         found.append(
             render.Figure(

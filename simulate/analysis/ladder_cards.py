@@ -1,14 +1,14 @@
-"""Where a ladder's gain is made: each seat's VP-margin gain card by card.
+"""Where a ladder's gain is made: each seat's score-margin gain step by step.
 
-For a seat and a challenger, the seat's VP margin after each card (its VP less the best other
-Faction's, 5.0), in the challenger's game less in the field's game of the same index (the same
-seed, so the same deck: 2.1), is averaged over the pairs that reached that card, with a paired
-Student-t interval. A gain made at one point of the deck shows as a step: the Succession
-cards (2.5) stand at the same places in every game, so a step just after one names a part of
-the game the field's bot plays worse than the challenger; what the seat held after each card
-(Resources, Cavalry, Units on the map, Controlled Provinces: paired differences too) says how
-the challenger played it. The pairs are those of the gain (``ladder._cells``: a game that
-errored on either side is dropped).
+For a seat and a challenger, the seat's margin after each step (its score, the game's
+per-step ``step_score``, less the best other seat's), in the challenger's game less in the
+field's game of the same index (the same seed), is averaged over the pairs that reached that
+step, with a paired Student-t interval. A gain made at one point of the game shows as a
+step: a kind of step (the per-step table's first categorical column) that stands at the
+same place in every game, just before it, names a part of the game the field's bot plays
+worse than the challenger; what the seat held after each step (the game's ``ladder_held``
+columns: paired differences too) says how the challenger played it. The pairs are those of
+the gain (``ladder._cells``: a game that errored on either side is dropped).
 """
 
 from __future__ import annotations
@@ -20,60 +20,86 @@ from typing import Any
 
 import polars as pl
 
+from simulate.analysis import terms
 from simulate.analysis.formatting import finite
+from simulate.games import Game
 from simulate.study import dataset
 from simulate.study.ladder import FIELD
-from simulate.vijayanagara.result import FACTIONS
 
 Cell = tuple[str, str]  # (seat, challenger)
-# what the seat held after the card (turns table column, words): paired differences too
-HELD = (
-    ("units_on_map", "Units on the map"),
-    ("resources", "Resources"),
-    ("cavalry", "Cavalry"),
-    ("controlled_provinces", "Controlled Provinces"),
-)
+
+
+def held_columns(game: Game | None = None) -> tuple[tuple[str, str], ...]:
+    """(per-step column, words) of what a seat held after a step, that a ladder compares:
+    the game's ``ladder_held``."""
+    return tuple((str(c), str(w)) for c, w in terms.game_of(game).ladder_held)
+
+
+def kind_column(game: Game | None = None) -> str | None:
+    """The per-step column naming a step's kind: the first declared categorical one."""
+    return next((c.name for c in terms.game_of(game).step_columns if c.categorical), None)
 
 
 @dataclass(frozen=True)
 class CardGain:
     faction: str
     challenger: str
-    turn: int  # 1-based position of the card in the deck
-    games: int  # pairs whose games both reached this card
-    margin_gain: float  # mean paired change of the seat's VP margin after this card
+    turn: int  # 1-based position of the step in the game
+    games: int  # pairs whose games both reached this step
+    margin_gain: float  # mean paired change of the seat's score margin after this step
     lo: float
     hi: float
-    card_kind: str  # the kind of this card in most of the field's games (event, succession...)
-    kind_share: float  # in what share of them
-    held: dict[str, float]  # mean paired difference of what the seat held after it (HELD)
+    card_kind: str | None  # the kind of this step in most of the field's games
+    kind_share: float | None  # in what share of them
+    held: dict[str, float]  # mean paired difference of what the seat held after it
 
     def to_json(self) -> dict[str, Any]:
         return finite(dict(self.__dict__))
 
 
 def card_gaps(directory: Path, cells: list[tuple[str, str, pl.DataFrame]]) -> dict[Cell, Any]:
-    """Per cell of ``ladder._cells(directory)``: one row per pair and card (``game_index``,
-    ``turn``, the seat's margin change ``gap``, the field game's ``card_kind``, and the
-    change of each ``HELD`` quantity of the seat)."""
-    cols = ["lineup", "game_index", "turn", "faction", "vp", "card_kind", *[c for c, _ in HELD]]
+    """Per cell of ``ladder._cells(directory)``: one row per pair and step (``game_index``,
+    ``turn``, the seat's margin change ``gap``, the field game's ``card_kind``: the step's
+    kind, and the change of each ``held_columns`` quantity of the seat). None for a game
+    without a per-step score."""
+    layout = dataset.layout_of(Path(directory))
+    game = layout.game
+    if game.step_score is None or not game.step_key:
+        return {}
+    seat_col, position = game.seat_word, game.step_key[0]
+    kind = kind_column(game)
+    held = [c for c, _ in held_columns(game)]
+    cols = list(dict.fromkeys(["lineup", "game_index", position, seat_col, game.step_score,
+                               *([kind] if kind else []), *held]))  # fmt: skip
     turns = pl.from_arrow(dataset.read_table(Path(directory), "turns", cols))
     assert isinstance(turns, pl.DataFrame)
     if turns.height == 0:
         return {}
-    # every Faction's VP after each card (its last line of the card), one row per card
+    turns = turns.rename({position: "turn", seat_col: "faction", game.step_score: "vp"})
+    turns = (
+        turns.rename({kind: "card_kind"})
+        if kind
+        else turns.with_columns(pl.lit(None, pl.String).alias("card_kind"))
+    )
+    seats = list(layout.seats)
+    # every seat's score after each step (its last line of the step), one row per step
     vp = (
         turns.group_by(["lineup", "game_index", "turn", "faction"], maintain_order=True)
         .agg(pl.col("vp").last())
         .pivot(on="faction", index=["lineup", "game_index", "turn"], values="vp")
     )
+    scored = [f for f in seats if f in vp.columns]
+    if vp.select(pl.col(scored).null_count()).sum_horizontal().item():
+        # a game whose steps record only the acting seat: each score holds until it changes
+        vp = vp.sort("lineup", "game_index", "turn").with_columns(
+            pl.col(scored).forward_fill().over("lineup", "game_index")
+        )
     kinds = (
         turns.filter(pl.col("lineup") == FIELD)
         .group_by(["game_index", "turn"])
         .agg(pl.col("card_kind").first())
     )
     field = vp.filter(pl.col("lineup") == FIELD).join(kinds, on=["game_index", "turn"])
-    held = [c for c, _ in HELD]
     last = turns.group_by(["lineup", "game_index", "turn", "faction"], maintain_order=True).agg(
         [pl.col(c).last() for c in held]
     )
@@ -89,7 +115,7 @@ def card_gaps(directory: Path, cells: list[tuple[str, str, pl.DataFrame]]) -> di
             on=["game_index", "turn"],
             suffix="_field",
         )
-        others = [f for f in FACTIONS if f != seat]
+        others = [f for f in seats if f != seat]
         gap = (pl.col(seat) - pl.max_horizontal(others)) - (
             pl.col(f"{seat}_field") - pl.max_horizontal([f"{f}_field" for f in others])
         )
@@ -104,13 +130,16 @@ def card_gaps(directory: Path, cells: list[tuple[str, str, pl.DataFrame]]) -> di
 
 
 def card_gains(gaps: dict[Cell, list[Any]], confidence: float = 0.95) -> list[CardGain]:
-    """The mean margin change per cell and card, with its paired Student-t interval, over
+    """The mean margin change per cell and step, with its paired Student-t interval, over
     every frame of ``card_gaps`` given for the cell (several ladders pool by concatenation)."""
     from scipy import stats as sps
 
     out = []
     for (seat, challenger), parts in gaps.items():
         frame = pl.concat(parts)
+        held_cols = [
+            c for c in frame.columns if c not in ("game_index", "turn", "gap", "card_kind")
+        ]
         by = (
             frame.group_by("turn")
             .agg(
@@ -119,16 +148,18 @@ def card_gains(gaps: dict[Cell, list[Any]], confidence: float = 0.95) -> list[Ca
                 pl.len().alias("n"),
                 pl.col("card_kind").mode().first().alias("kind"),
                 (pl.col("card_kind") == pl.col("card_kind").mode().first()).mean().alias("share"),
-                *[pl.col(c).mean() for c, _ in HELD],
+                *[pl.col(c).mean() for c in held_cols],
             )
             .sort("turn")
         )
         for turn, mean, sd, n, kind, share, *means in by.iter_rows():
+            if mean is None:  # no pair where both margins are known yet
+                continue
             if n > 1 and sd is not None:
                 half = float(sps.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
             else:
                 half = math.inf
-            held = {c: m for (c, _), m in zip(HELD, means, strict=True)}
+            held = dict(zip(held_cols, means, strict=True))
             out.append(
                 CardGain(
                     seat, challenger, turn, n, mean, mean - half, mean + half, kind, share, held
@@ -137,16 +168,20 @@ def card_gains(gaps: dict[Cell, list[Any]], confidence: float = 0.95) -> list[Ca
     return out
 
 
-def steps(found: list[CardGain]) -> list[dict[str, Any]]:
-    """Per cell: the gain after the last card most pairs reached, and the card of the largest
-    one-card change of the gain in its direction (a rise where the challenger ends ahead, a
-    fall where it ends behind: where the gain or loss is made), with the kind of the card
-    before it."""
+def steps(found: list[CardGain], game: Game | None = None) -> list[dict[str, Any]]:
+    """Per cell: the gain after the last step most pairs reached, and the step of the
+    largest one-step change of the gain in its direction (a rise where the challenger ends
+    ahead, a fall where it ends behind: where the gain or loss is made), with the kind of
+    the step before it, the cell's usual kind, and the game's words for a step and the
+    score (``game`` None: the default game's)."""
+    game = terms.game_of(game)
     out = []
     for cell in dict.fromkeys((g.faction, g.challenger) for g in found):
         rows = [g for g in found if (g.faction, g.challenger) == cell]
+        kinds = [g.card_kind for g in rows if g.card_kind is not None]
+        usual = max(dict.fromkeys(kinds), key=kinds.count) if kinds else None
         most = max(g.games for g in rows)
-        rows = [g for g in rows if g.games >= most / 2]  # the last few cards: a few long games
+        rows = [g for g in rows if g.games >= most / 2]  # the last few steps: a few long games
         sign = 1.0 if rows[-1].margin_gain >= 0 else -1.0
         rise, at, before = -math.inf, rows[0], None
         for prev, g in zip([None, *rows], rows, strict=False):
@@ -166,26 +201,47 @@ def steps(found: list[CardGain]) -> list[dict[str, Any]]:
                 "after_kind": before.card_kind if before is not None else None,
                 "after_share": before.kind_share if before is not None else None,
                 "held_before": before.held if before is not None else None,
+                "usual_kind": usual,
+                "step": game.step_label,
+                "score": game.score_label,
             }
         )
     return out
 
 
-def step_words(s: dict[str, Any]) -> str:
-    """A ``steps`` entry in plain words."""
-    where = f"card {s['rise_turn']}"
+def step_words(s: dict[str, Any], game: Game | None = None) -> str:
+    """A ``steps`` entry in plain words (the step's and score's words its own, else
+    ``game``'s: None, the default game's)."""
+    found = terms.game_of(game)
+    step, score = s.get("step") or found.step_label, s.get("score") or found.score_label
+    where = f"{step} {s['rise_turn']}"
     kind = s["after_kind"]
-    if kind is not None and kind != "event":
+    if kind is not None and kind != s.get("usual_kind"):
         share = s["after_share"]
         every = "every game" if share >= 0.999 else f"{100 * share:.0f}% of the games"
-        where += f", just after a {kind.capitalize()} card ({every})"
+        where += f", just after a {kind.capitalize()} {step} ({every})"
     words = (
-        f"{s['gain_before']:+.2f} VP of margin before card {s['rise_turn']}, "
-        f"{s['gain_end']:+.2f} after card {s['last_turn']}; the largest one-card "
+        f"{s['gain_before']:+.2f} {score} of margin before {step} {s['rise_turn']}, "
+        f"{s['gain_end']:+.2f} after {step} {s['last_turn']}; the largest one-{step} "
         f"{'fall' if s['gain_end'] < 0 else 'rise'}, {s['rise']:+.2f}, at {where}"
     )
     held = s.get("held_before")
     if held:
-        diffs = ", ".join(f"{name} {held[c]:+.1f}" for c, name in HELD if held.get(c) is not None)
+        named = dict(held_columns(found))
+        order = [*(c for c in named if c in held), *(c for c in held if c not in named)]
+        diffs = ", ".join(
+            f"{named.get(c, c.replace('_', ' '))} {held[c]:+.1f}"
+            for c in order
+            if held.get(c) is not None
+        )
         words += f"; the seat held, before it: {diffs}"
     return words
+
+
+def fixed_kinds(found: list[CardGain]) -> list[str]:
+    """The kinds of step that stand at the same place in every game, other than the usual
+    kind (where a gain made just after one names a part of the game)."""
+    kinds = [g.card_kind for g in found if g.card_kind is not None]
+    usual = max(dict.fromkeys(kinds), key=kinds.count) if kinds else None
+    every = (g.card_kind for g in found if g.kind_share is not None and g.kind_share >= 0.999)
+    return [k for k in dict.fromkeys(every) if k is not None and k != usual]

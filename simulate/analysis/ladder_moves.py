@@ -1,14 +1,13 @@
-"""How a ladder's challenger played its seat differently from the field's bot, card by card.
+"""How a ladder's challenger played its seat differently from the field's bot, step by step.
 
-For a seat and a challenger, the seat's move on each card (the turns table's action, Command
-and Decree, 2.3: ``limited:attack``, ``command_decree:govern+collect_tribute``, ``pass``;
-``none`` when it took no turn on the card, with what it did instead: ``none+campaign`` for
-the Zenith's Campaign, 2.5.1) in the challenger's games and in the field's games of the same
-pairs. Per card: the share of each move on each side, and how far the two mixes are apart
+For a seat and a challenger, the seat's move on each step (``move_columns``: the per-step
+table's categorical columns after the step's kind, joined as ``first:second+third``, e.g.
+``limited:attack``, ``command_decree:govern+collect_tribute``) in the challenger's games and
+in the field's games of the same pairs. Per step: the share of each move on each side, and how far the two mixes are apart
 (the total variation distance: half the summed absolute differences of the shares, the share
-of the seat's moves that would have to change for the mixes to agree). On the first card
-both games of a pair start from the same position (the same seed, so the same deck, 2.1): a
-difference there is the bots' alone. Later it is also the positions' (what was played
+of the seat's moves that would have to change for the mixes to agree). On the first step
+both games of a pair start from the same position (the same seed): a difference there is
+the bots' alone. Later it is also the positions' (what was played
 before). The pairs are those of the gain (``ladder._cells``).
 """
 
@@ -20,7 +19,9 @@ from typing import Any
 
 import polars as pl
 
+from simulate.analysis import terms
 from simulate.analysis.formatting import finite
+from simulate.games import Game
 from simulate.study import dataset
 from simulate.study.ladder import FIELD
 
@@ -33,8 +34,8 @@ NOTABLE = 0.1  # a card whose mixes are this far apart is one where the seat pla
 class CardMoves:
     faction: str
     challenger: str
-    turn: int  # 1-based position of the card in the deck
-    games: int  # pairs whose games both reached this card
+    turn: int  # 1-based position of the step in the game
+    games: int  # pairs whose games both reached this step
     distance: float  # total variation distance of the two move mixes, 0..1
     moves: tuple[tuple[str, float, float], ...]  # (move, challenger's share, field's share)
 
@@ -47,30 +48,48 @@ class CardMoves:
         )
 
 
-def move_label() -> pl.Expr:
-    """A move as one word from the turns table's columns: ``action[:command][+decree]``."""
-    command = (
-        pl.when(pl.col("command").is_null()).then(pl.lit("")).otherwise(":" + pl.col("command"))
-    )
-    decree = pl.when(pl.col("decree").is_null()).then(pl.lit("")).otherwise("+" + pl.col("decree"))
-    return (pl.col("action") + command + decree).alias("move")
+def move_columns(game: Game | None = None) -> list[str]:
+    """The per-step columns a move is made of: the categorical ones after the first (the
+    step's kind), or the only one."""
+    found = [c.name for c in terms.game_of(game).step_columns if c.categorical]
+    return found[1:] if len(found) > 1 else found
+
+
+def move_label(columns: list[str] | None = None) -> pl.Expr:
+    """A move as one word from the per-step table's ``columns`` (None: the default game's):
+    ``first[:second][+third...]``, a null part left out."""
+    columns = move_columns() if columns is None else columns
+    label: pl.Expr = pl.col(columns[0]).cast(pl.String).fill_null("")
+    for i, c in enumerate(columns[1:]):
+        sep = ":" if i == 0 else "+"
+        part = pl.col(c).cast(pl.String)
+        label = label + pl.when(part.is_null()).then(pl.lit("")).otherwise(sep + part)
+    return label.alias("move")
 
 
 def move_counts(
     directory: Path, cells: list[tuple[str, str, pl.DataFrame]]
 ) -> dict[Cell, pl.DataFrame]:
     """Per cell of ``ladder._cells(directory)``: how often the seat made each move on each
-    card, in the challenger's games (``challenger``) and the field's (``field``), over the
-    pairs whose two games both reached the card (``games``)."""
-    cols = ["lineup", "game_index", "turn", "faction", "action", "command", "decree"]
+    step, in the challenger's games (``challenger``) and the field's (``field``), over the
+    pairs whose two games both reached the step (``games``). None for a game without
+    categorical per-step columns."""
+    game = dataset.layout_of(Path(directory)).game
+    parts = move_columns(game)
+    if not parts or not game.step_key:
+        return {}
+    seat_col, position = game.seat_word, game.step_key[0]
+    cols = list(dict.fromkeys(["lineup", "game_index", position, seat_col, *parts]))
     turns = pl.from_arrow(dataset.read_table(Path(directory), "turns", cols))
     assert isinstance(turns, pl.DataFrame)
     if turns.height == 0:
         return {}
+    keys = ["lineup", "game_index", position, seat_col]
     moves = (
-        turns.group_by(["lineup", "game_index", "turn", "faction"], maintain_order=True)
+        turns.group_by(keys, maintain_order=True)
         .agg(pl.all().last())
-        .select("lineup", "game_index", "turn", "faction", move_label())
+        .select(*keys, move_label(parts))
+        .rename({position: "turn", seat_col: "faction"})
     )
     out: dict[Cell, pl.DataFrame] = {}
     for seat, challenger, pairs in cells:
@@ -95,7 +114,7 @@ def move_counts(
 
 
 def card_moves(counts: dict[Cell, list[pl.DataFrame]]) -> list[CardMoves]:
-    """Per cell and card, the two move mixes and their distance, over every frame of
+    """Per cell and step, the two move mixes and their distance, over every frame of
     ``move_counts`` given for the cell (several ladders pool by adding their counts)."""
     out = []
     for (seat, challenger), parts in counts.items():
@@ -126,9 +145,13 @@ def card_moves(counts: dict[Cell, list[pl.DataFrame]]) -> list[CardMoves]:
     return out
 
 
-def differences(found: list[CardMoves], cards: int = 3) -> list[dict[str, Any]]:
-    """Per cell: the ``cards`` cards where the seat's moves differ most (of those most pairs
-    reached), and the first card where they differ by ``NOTABLE`` or more."""
+def differences(
+    found: list[CardMoves], cards: int = 3, game: Game | None = None
+) -> list[dict[str, Any]]:
+    """Per cell: the ``cards`` steps where the seat's moves differ most (of those most pairs
+    reached), and the first step where they differ by ``NOTABLE`` or more (with the game's
+    word for a step; None: the default game's)."""
+    step = terms.game_of(game).step_label
     out = []
     for cell in dict.fromkeys((m.faction, m.challenger) for m in found):
         rows = [m for m in found if (m.faction, m.challenger) == cell]
@@ -142,16 +165,21 @@ def differences(found: list[CardMoves], cards: int = 3) -> list[dict[str, Any]]:
                 "challenger": cell[1],
                 "first_turn": None if first is None else first.turn,
                 "cards": [m.to_json() for m in top],
+                "step": step,
             }
         )
     return out
 
 
-def moves_words(d: dict[str, Any]) -> str:
-    """A ``differences`` entry in plain words."""
+def moves_words(d: dict[str, Any], game: Game | None = None) -> str:
+    """A ``differences`` entry in plain words (its step word, else ``game``'s)."""
+    step = d.get("step") or terms.game_of(game).step_label
     cards = d["cards"]
     if d["first_turn"] is None or not cards:
-        return f"played like the field's bot (its moves differ by less than {NOTABLE:.0%} on every card)"
+        return (
+            f"played like the field's bot (its moves differ by less than {NOTABLE:.0%} on "
+            f"every {step})"
+        )
     top = cards[0]
     shown = ", ".join(
         f"{m['move']} {m['challenger']:.0%} (field {m['field']:.0%})"
@@ -159,10 +187,10 @@ def moves_words(d: dict[str, Any]) -> str:
         if m["challenger"] != m["field"]
     )
     words = (
-        f"played most differently at card {top['turn']} (move mixes {top['distance']:.0%} "
+        f"played most differently at {step} {top['turn']} (move mixes {top['distance']:.0%} "
         f"apart): {shown}"
     )
-    others = [f"card {c['turn']} ({c['distance']:.0%})" for c in cards[1:]]
+    others = [f"{step} {c['turn']} ({c['distance']:.0%})" for c in cards[1:]]
     if others:
         words += "; then " + ", ".join(others)
-    return words + f"; first {NOTABLE:.0%} apart at card {d['first_turn']}"
+    return words + f"; first {NOTABLE:.0%} apart at {step} {d['first_turn']}"

@@ -1,7 +1,7 @@
 """Sample sizes: how many games a study needs for the report's verdict to find a change
 (``vsim plan``), planned for the test the report runs, and what a pilot run says for a plan.
 
->>> plan_rows(0.03, 1 / 3, 0.05, 0.8, 0.5)[0]["delta"]
+>>> plan_rows(0.03, 0.25, 0.05, 0.8, 0.5)[0]["delta"]
 0.01
 """
 
@@ -11,27 +11,32 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from simulate.analysis import stats
-from simulate.analysis.compare import OUTCOMES, CompareError, Side, pairing
+from simulate.analysis import stats, terms
+from simulate.analysis.compare import CompareError, Side, pairing
 from simulate.analysis.run import Run
-from simulate.vijayanagara.result import FACTIONS
 
 PLAN_DELTAS = (0.01, 0.02, 0.03, 0.05, 0.10)
 
 
-def plan_level(alpha: float, comparisons: int = 1) -> float:
+def _outcomes(outcomes: int | None) -> int:
+    """The number of outcomes each comparison tests (None: the default game's n seats + 1)."""
+    return len(terms.default_seats()) + 1 if outcomes is None else outcomes
+
+
+def plan_level(alpha: float, comparisons: int = 1, outcomes: int | None = None) -> float:
     """The level each outcome's test is planned at: the report's verdict reads a paired
-    interval of every outcome (three Factions and ties) of every comparison, simultaneous by
-    Bonferroni, so each is a two-sided test at alpha / (4 x comparisons)."""
+    interval of every outcome (``outcomes``: n seats and ties; None: the default game's) of
+    every comparison, simultaneous by Bonferroni, so each is a two-sided test at
+    alpha / ((n + 1) x comparisons)."""
     if not isinstance(comparisons, int) or comparisons < 1:
         raise ValueError(f"comparisons must be a positive integer, got {comparisons!r}")
-    return alpha / (len(OUTCOMES) * comparisons)
+    return alpha / (_outcomes(outcomes) * comparisons)
 
 
 def _hardest(
     d: float, rates: Mapping[str, float], level: float, power: float, rho: float | None
 ) -> tuple[int, str, float, float]:
-    """(games, Faction, from, to) of the change of ``d`` hardest to detect among ``rates``:
+    """(games, seat, from, to) of the change of ``d`` hardest to detect among ``rates``:
     each rate moved up or down by ``d`` (where it can), the move that needs the most games."""
     worst: tuple[int, str, float, float] | None = None
     for faction, rate in rates.items():
@@ -47,21 +52,34 @@ def _hardest(
     return worst
 
 
+def _count(p0: float | Mapping[str, float] | None, outcomes: int | None) -> int | None:
+    """The outcomes of a plan: given, else a pilot's seats and the tie, else the default's."""
+    if outcomes is None and isinstance(p0, Mapping):
+        return len(p0) + 1
+    return outcomes
+
+
 def plan_rows(
     delta: float,
-    p0: float | Mapping[str, float] = 1 / 3,
+    p0: float | Mapping[str, float] | None = None,
     alpha: float = 0.05,
     power: float = 0.8,
     paired_rho: float | None = None,
     deltas: Sequence[float] = PLAN_DELTAS,
     comparisons: int = 1,
+    outcomes: int | None = None,
 ) -> list[dict[str, Any]]:
     """Games per variant for the report's verdict to find a change of ``delta`` (and a few
     other deltas) in a win rate with probability ``power``, unpaired and (with
     ``paired_rho``) paired: ``stats.games_needed`` at ``plan_level``. ``p0``: the win rate
-    before the change, or each Faction's (a pilot's), then the Faction whose change is the
-    hardest to detect decides. ValueError if an input is bad."""
-    level = plan_level(alpha, comparisons)
+    before the change (None: parity, 1/n), or each seat's (a pilot's, whose seats then give
+    the outcomes), then the seat whose change is the hardest to detect decides.
+    ``outcomes``: the n + 1 outcomes each comparison tests (None: the default game's).
+    ValueError if an input is bad."""
+    count = _outcomes(_count(p0, outcomes))
+    level = plan_level(alpha, comparisons, count)
+    if p0 is None:
+        p0 = 1 / (count - 1)
     if isinstance(p0, Mapping):
         rates = dict(p0)
         stats.games_needed(delta, 0.5, alpha, power, paired_rho)  # validates the rest
@@ -93,23 +111,28 @@ def plan_rows(
 
 def plan_sentence(
     delta: float,
-    p0: float | Mapping[str, float],
+    p0: float | Mapping[str, float] | None,
     alpha: float,
     power: float,
     paired_rho: float | None,
     comparisons: int = 1,
+    outcomes: int | None = None,
+    seat_word: str | None = None,
 ) -> str:
-    """What ``vsim plan`` answers, in one sentence."""
-    row = next(r for r in plan_rows(delta, p0, alpha, power, paired_rho, (), comparisons))
-    level = plan_level(alpha, comparisons)
+    """What ``vsim plan`` answers, in one sentence (``seat_word``: what a seat is called;
+    None: the default game's word)."""
+    count = _outcomes(_count(p0, outcomes))
+    row = next(r for r in plan_rows(delta, p0, alpha, power, paired_rho, (), comparisons, count))
+    level = plan_level(alpha, comparisons, count)
+    word = seat_word or terms.game_of().seat_word
     which = (
         f"{row['faction']}'s win rate, the hardest to detect at these rates, "
         if row["faction"]
-        else "a faction's win rate "
+        else f"a {word}'s win rate "
     )
     test = (
         f"the report's test (a paired interval per outcome excluding 0, simultaneous over the "
-        f"{len(OUTCOMES)} outcomes of {comparisons} comparison{'s' if comparisons > 1 else ''} "
+        f"{count} outcomes of {comparisons} comparison{'s' if comparisons > 1 else ''} "
         f"at alpha = {alpha:g}: {level:.4g} each, two-sided)"
     )
     text = (
@@ -126,7 +149,7 @@ def plan_sentence(
 
 
 def pilot_figures(run: Run) -> dict[str, Any]:
-    """What a pilot run says for a plan: each Faction's win rate under its first variant
+    """What a pilot run says for a plan: each seat's win rate under its first variant
     (over finished games), the per-game correlation of each later variant with the first
     (``pairing``) and the smallest lower bound of those, and the comparisons it makes."""
     if len(run.variants) < 2:
@@ -135,7 +158,7 @@ def pilot_figures(run: Run) -> dict[str, Any]:
     winners = run.variant_games(first).get_column("winner").to_list()
     if not winners:
         raise CompareError(f"{run.directory}: no finished game of {first}")
-    rates = {f: sum(1 for w in winners if w == f) / len(winners) for f in FACTIONS}
+    rates = {f: sum(1 for w in winners if w == f) / len(winners) for f in run.seats}
     pairs = [
         (other, pairing(Side(run, first, first), Side(run, other, other)))
         for other in run.variants[1:]
@@ -147,4 +170,5 @@ def pilot_figures(run: Run) -> dict[str, Any]:
         "pairs": pairs,
         "rho": round(max(0.0, min(p["low"] for _, p in pairs)), 2),
         "comparisons": len(pairs),
+        "outcomes": len(run.outcomes),
     }

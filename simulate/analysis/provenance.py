@@ -2,20 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from simulate.analysis import terms
 from simulate.analysis.commands import shown_path
 from simulate.analysis.run import Run
 from simulate.analysis.tables import failure_counts
+from simulate.games import DEFAULT, Game
 from simulate.study import manifest as manifest_mod
 
-MAP_FILE = "simulate/vijayanagara/data/map.yaml"
-EVENTS_FILE = "simulate/vijayanagara/data/events.yaml"
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: a data file is cited from here
+
+
+def data_path(game: Game, name: str | None = None) -> str:
+    """A file of the game's data folder (or the folder) as a report cites it: its path
+    from the repository root, else as it lies."""
+    folder = game.data_dir()
+    if folder is None:
+        return str(name or "")
+    path = folder / name if name else folder
+    return shown_path(str(Path(path).resolve()), ROOT)
 
 
 def provisional_status(run: Run) -> dict[str, Any]:
     """What was provisional in the run: data files (from the manifest) and, per variant, the
-    compiled Rules' ``provisional`` flags when today's data files are those the run used."""
+    compiled rules' ``provisional`` flags (where the game's rules carry them) when today's
+    data files are those the run used; and the game's sentence on its stand-ins."""
+    game = run.the_game
     man = run.manifest
     prov = man.get("provisional")
     files: list[str] = []
@@ -24,71 +39,72 @@ def provisional_status(run: Run) -> dict[str, Any]:
         files = [str(f) for f in prov.get("files") or [] if not str(f).startswith("variants/")]
     flags: dict[str, dict[str, bool]] = {}
     try:
-        current = manifest_mod.data_digest(manifest_mod.data_files())
+        current = manifest_mod.data_digest(manifest_mod.data_files(game.data_dir()))
         if current == (man.get("config") or {}).get("data_digest"):
             from simulate.study.batch import compiled_rules
             from simulate.study.replay import study_from_manifest
 
             _, _, variants = study_from_manifest(run.directory)
             for name, variant in variants.items():
-                flags[name] = dict(compiled_rules(variant).provisional)
+                found = getattr(compiled_rules(variant, game), "provisional", None)
+                if isinstance(found, Mapping):
+                    flags[name] = {str(k): bool(v) for k, v in found.items()}
     except Exception:  # the data changed since, or a variant no longer compiles
         flags = {}
-    return {"known": known, "files": files, "flags": flags, "note": (prov or {}).get("note")}
+    note = (prov or {}).get("note") or game.provisional
+    return {"known": known, "files": files, "flags": flags, "note": note, "game": game}
 
 
 def provisional_text(status: dict[str, Any]) -> str:
+    """The provisional-data warning (Markdown), or "" for a game whose data are the printed
+    game's (``Game.provisional`` None)."""
+    game: Game = status["game"]
+    if game.provisional is None:
+        return ""
     flags = status["flags"]
     files = status["files"]
+    note = str(status.get("note") or game.provisional).strip()
     any_flag = any(any(f.values()) for f in flags.values())
     if not status["known"]:
         head = (
             "**PROVISIONAL DATA (status not recorded).** This run's manifest does not say which "
-            "data were provisional; assume the map's Prosperity/adjacency and the Event deck "
-            "are provisional stand-ins, as in the shipped data."
+            f"data were provisional; assume they are as in the shipped data: {note}"
         )
     elif not files and not any_flag:
         return (
-            "No data file of this run is marked provisional: the map and the Event deck are "
-            "those the designer entered."
+            "No data file of this run is marked provisional: the data are those the designer "
+            "entered."
         )
     else:
-        parts = []
-        map_prov = "map.yaml" in files or any(
-            f.get("map_prosperity") or f.get("map_adjacency") for f in flags.values()
-        )
-        deck_prov = "events.yaml" in files or any(f.get("event_deck") for f in flags.values())
-        if map_prov:
-            parts.append(f"the map's Prosperity values and adjacencies (`{MAP_FILE}`)")
-        if deck_prov:
-            parts.append(f"the Event deck (`{EVENTS_FILE}`)")
-        others = [f for f in files if f not in ("map.yaml", "events.yaml")]
-        if others:
-            parts.append("also " + ", ".join(f"`simulate/vijayanagara/data/{f}`" for f in others))
-        what = " and ".join(parts) if parts else "some data files"
+        cited = [f"`{data_path(game, f)}`" for f in files]
+        marked = f" Marked provisional: {terms.listing(cited)}." if cited else ""
         head = (
-            f"**PROVISIONAL DATA: {what} are provisional stand-ins, not the printed game.** "
-            "Read these numbers as a test of the tool, not a verdict on the game's balance."
+            f"**PROVISIONAL DATA: {note}**{marked} Read these numbers as a test of the tool, "
+            "not a verdict on the game's balance."
         )
+    where = game.variants_dir()
+    formats = f" (their format: the files in `{shown_path(str(where), ROOT)}`)" if where else ""
     fix = (
-        f" To replace them, correct `{MAP_FILE}` (Prosperity, adjacencies) and "
-        f"`{EVENTS_FILE}` (the cards), or override them for one study with a variant file "
-        "(`[map] prosperity`, `add_adjacent`, `remove_adjacent`, `[deck] events_file`; the "
-        "format is in `simulate/vijayanagara/data/variants/base.toml`), then run the study again."
+        " To replace them, correct those data files, or override them for one study with a "
+        f"variant file{formats}, then run the study again."
     )
     detail = ""
     if flags:
-        labels = {
-            "map_prosperity": "Prosperity",
-            "map_adjacency": "adjacency",
-            "event_deck": "Event deck",
-        }
         bits = []
         for name, f in flags.items():
-            prov = [labels.get(k, k) for k, val in f.items() if val]
+            prov = [k.replace("_", " ") for k, val in f.items() if val]
             bits.append(f"{name}: " + (", ".join(prov) + " provisional" if prov else "none"))
         detail = " Per variant: " + "; ".join(bits) + "."
     return head + fix + detail
+
+
+def provisional_note(man: dict[str, Any], game: Game) -> str | None:
+    """The game's sentence on its stand-in data, for a study folder (a ladder, a strength
+    study, a tuning) whose data were provisional (its manifest or state says so, or does
+    not say); None when they were not, or the game's data are the printed game's."""
+    if game.provisional is None or not (man.get("provisional") or {}).get("any", True):
+        return None
+    return game.provisional
 
 
 def provenance_rows(run: Run) -> list[tuple[str, str]]:
@@ -103,7 +119,7 @@ def provenance_rows(run: Run) -> list[tuple[str, str]]:
     pkg = man.get("package") or {}
     strategies = run.strategies
     if len(set(strategies.values())) == 1:
-        strat = f"all factions: `{strategies['DS']}`"
+        strat = f"all {run.the_game.seat_word}s: `{next(iter(strategies.values()))}`"
     else:
         strat = ", ".join(f"{f} `{s}`" for f, s in strategies.items())
     variants = "; ".join(
@@ -142,6 +158,9 @@ def run_command(run: Run) -> str | None:
     cfg = run.manifest.get("config") or {}
     if "games" in cfg and "seed" in cfg:
         parts = ["vsim", "run", "--games", str(cfg["games"]), "--seed", str(cfg["seed"])]
+        game = run.manifest.get("game")
+        if game and game != DEFAULT:
+            parts += ["--game", str(game)]
         for f, s in run.strategies.items():
             parts += ["--strategy", f"{f}={s}"]
         for v in run.variants:

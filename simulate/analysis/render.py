@@ -71,6 +71,17 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def markdown_table(t: Table) -> str:
+    """A :class:`Table` as Markdown, as the templates' ``table`` macro writes it (for a
+    game's own report sections, whose bodies are Markdown)."""
+    lines = [
+        "| " + " | ".join(_cell(c) for c in t.columns) + " |",
+        "|" + "".join(f" {':---' if a == 'l' else '---:'} |" for a in t.align),
+        *("| " + " | ".join(_cell(c) for c in row) + " |" for row in t.rows),
+    ]
+    return "\n".join(lines)
+
+
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("simulate.analysis", "templates"),

@@ -8,12 +8,15 @@ intervals, Student-t intervals of means, paired comparisons) and writes into ``D
 
     report.html        one file: tables, text and every figure embedded as a base64 PNG
     report.md          the same content, figures linked as the PNG files beside it
-    *.png              win_rates, vp_distribution, vp_per_turn, influence, mongols,
-                       game_length, action_mix, and compare-*.png for each comparison
+    *.png              win_rates, <score>_distribution, <score>_per_turn, game_length,
+                       the game's own figures, and compare-*.png for each comparison
 
-Errored games (a ``games`` row with ``error`` set) are left out of every rate and mean and
-counted in the "failures" line. The header states the run's provenance and, always, whether
-the map and the Event deck it used were provisional stand-ins.
+The generic sections (the answer, win rates, scores, score per step, length, ties,
+comparisons, one table per categorical column the game declares) come first, then the
+game's own (``Game.report_sections``). Errored games (a ``games`` row with ``error`` set)
+are left out of every rate and mean and counted in the "failures" line. The header states
+the run's provenance and, for a game with stand-in data (``Game.provisional``), which data
+were provisional.
 
 >>> from simulate.analysis.report import build_report               # doctest: +SKIP
 >>> build_report("runs/forts").html                         # doctest: +SKIP
@@ -32,11 +35,13 @@ from typing import Any
 import polars as pl
 
 from simulate.analysis import compare as compare_mod
-from simulate.analysis import figures, render
+from simulate.analysis import figures, render, terms
+from simulate.analysis import report_parts as parts
 from simulate.analysis import verdict as verdict_mod
 from simulate.analysis.commands import rerunnable, shown_path, wrapped
-from simulate.analysis.formatting import finite, level, mean_ci, num, pct, pct_ci
+from simulate.analysis.formatting import finite, level
 from simulate.analysis.provenance import (
+    ROOT,
     provenance_rows,
     provisional_status,
     provisional_text,
@@ -45,17 +50,15 @@ from simulate.analysis.provenance import (
 )
 from simulate.analysis.run import ReportError, Run, load_run
 from simulate.analysis.tables import (
-    DECCAN,
     MIN_TURN_SHARE,
-    action_shares,
     length_rows,
-    mongol_rows,
+    score_rows,
     tie_rows,
+    tiebreaks,
     turn_curves,
-    vp_rows,
     win_rows,
 )
-from simulate.vijayanagara.result import FACTIONS
+from simulate.games import Game
 
 __all__ = ["ReportError", "ReportFiles", "build_report"]
 
@@ -81,9 +84,10 @@ def build_report(
     ``compare``) into ``out`` (default ``directory/report``)."""
     if not 0.0 < confidence < 1.0:
         raise ReportError(f"--confidence must be in (0, 1), got {confidence}")
-    if not 0.0 < margin < 1 / 3:
-        raise ReportError(f"--margin must be in (0, 1/3), got {margin}")
     run = load_run(directory)
+    if not 0.0 < margin < run.parity:
+        raise ReportError(f"--margin must be in (0, {terms.parity_text(run.seats)}), got {margin}")
+    run.confidence = confidence  # the game's own sections read the report's level
     others = [load_run(d) for d in compare]
     # Every comparison is computed (and a seed mismatch refused) before anything is written.
     comparisons: list[Any] = []
@@ -106,9 +110,9 @@ def build_report(
     )
     context, pngs = _context(run, out, comparisons, confidence, others, found["comparisons"])
     context["verdict"] = found
-    context["exploitability"] = exploitability_context(found["exploitability"])
-    if found["strength"]:
-        context["strength_command"] = _command_block(found["strength"]["command"])
+    context["exploitability"] = exploitability_context(found["exploitability"], run.seats)
+    strength = found["strength"]
+    context["strength_command"] = _command_block(strength["command"]) if strength else None
     context["provenance"] = render.table(
         ["what", "value"],
         [
@@ -141,38 +145,28 @@ def _context(
     ``answers``: the verdict of each comparison, in order, whose intervals its table and
     figure show."""
     lvl = level(confidence)
+    game = run.the_game
+    seats, word = run.seats, game.seat_word
+    names = terms.seat_names(game)
     variants = run.variants
     ok = run.ok_games()
     pngs: list[Path] = []
     figs: dict[str, render.Figure] = {}
 
-    def fig(name: str, figure: Any, caption: str) -> render.Figure:
+    def fig(key: str, name: str, figure: Any, caption: str) -> render.Figure:
         path = figures.save(figure, out / f"{name}.png")
         pngs.append(path)
-        figs[name] = render.Figure(path, caption)
-        return figs[name]
+        figs[key] = render.Figure(path, caption)
+        return figs[key]
 
     wins = win_rows(run, confidence)
-    win_table = render.table(
-        ["variant", "outcome", "wins", "games", "win rate", f"{lvl} Wilson", f"{lvl} Goodman"],
-        [
-            (
-                r["variant"],
-                "unresolved tie" if r["faction"] == "tie" else r["faction"],
-                r["wins"],
-                r["n"],
-                pct(r["rate"]),
-                pct_ci(r["wilson_low"], r["wilson_high"]),
-                pct_ci(r["goodman_low"], r["goodman_high"]),
-            )
-            for r in wins
-        ],
-    )
     fig(
         "win_rates",
-        figures.win_rates(wins, variants, confidence),
-        f"Win rate per faction and variant; thin dark line: {lvl} Wilson interval of each "
-        f"rate; wide grey band: {lvl} Goodman simultaneous interval; dashed: parity (1/3).",
+        "win_rates",
+        figures.win_rates(wins, variants, confidence, seats=seats, names=names, seat_word=word),
+        f"Win rate per {word} and variant; thin dark line: {lvl} Wilson interval of each "
+        f"rate; wide grey band: {lvl} Goodman simultaneous interval; dashed: parity "
+        f"({terms.parity_text(seats)}).",
     )
 
     agreement = []
@@ -190,9 +184,10 @@ def _context(
     if swept:
         fig(
             "sweep",
-            figures.sweep(wins, variants, swept, confidence),
-            f"Each Faction's win rate against `{swept}`, one variant per value, all on the "
-            f"same seeds; bars: {lvl} Wilson intervals; dashed: parity.",
+            "sweep",
+            figures.sweep(wins, variants, swept, confidence, seats=seats, names=names),
+            f"Each {terms.seat_noun(game)}'s win rate against `{swept}`, one variant per value, "
+            f"all on the same seeds; bars: {lvl} Wilson intervals; dashed: parity.",
         )
 
     compared = []
@@ -206,126 +201,50 @@ def _context(
         pngs.append(path)
         compared.append(compare_mod.template_context(comp, path, answer))
 
-    vps = vp_rows(run, confidence)
-    vp_table = render.table(
-        ["variant", "faction", "games", f"mean VP [{lvl}]", "median", "sd", "range"]
-        + ["final Influence"],
-        [
-            (
-                r["variant"],
-                r["faction"],
-                r["n"],
-                mean_ci((r["mean"], r["low"], r["high"])),
-                num(r["median"], 1),
-                num(r["sd"]),
-                f"{r['min']}–{r['max']}" if r["min"] is not None else "–",
-                mean_ci(r["influence"]) if "influence" in r else "",
-            )
-            for r in vps
-        ],
-    )
-    fig("vp_distribution", figures.vp_distribution(ok, variants), "Final VP per faction.")
+    score, step = game.score_label, game.step_label
     fig(
-        "vp_per_turn",
-        figures.over_turns(
-            turn_curves(run, "vp", FACTIONS, confidence),
-            variants,
-            FACTIONS,
-            title="Mean victory points after each card",
-            ylabel="victory points (VP)",
-            confidence=confidence,
+        "score_distribution",
+        f"{game.score}_distribution",
+        figures.score_distribution(
+            ok, variants, {f: run.score_column(f) for f in seats},
+            label=score, seat_word=word, names=names,
         ),
-        f"Mean VP after each card with its {lvl} band, over the games still running at that "
-        f"card (a curve stops when fewer than {MIN_TURN_SHARE:.0%} of the games reach it). "
-        "DS's VP include the Timur bonus only at the end.",
-    )
+        f"Final {score} per {word}.",
+    )  # fmt: skip
+    if game.step_score is not None:
+        spelled = terms.score_words(game)
+        fig(
+            "score_per_step",
+            f"{game.score}_per_turn",
+            figures.over_turns(
+                turn_curves(run, game.step_score, seats, confidence),
+                variants,
+                seats,
+                title=f"Mean {spelled} after each {step}",
+                ylabel=spelled if spelled == score else f"{spelled} ({score})",
+                confidence=confidence,
+                xlabel=f"{step} (position in the game)",
+                names=names,
+            ),
+            f"Mean {score} after each {step} with its {lvl} band, over the games still running "
+            f"at that {step} (a curve stops when fewer than {MIN_TURN_SHARE:.0%} of the games "
+            "reach it).",
+        )
+    length = parts.length_words(run)
     fig(
-        "influence",
-        figures.over_turns(
-            turn_curves(run, "influence", DECCAN, confidence),
-            variants,
-            DECCAN,
-            title="Deccan Influence after each card (BK, VE)",
-            ylabel="Influence (track spaces)",
-            confidence=confidence,
-        ),
-        f"Mean Deccan Influence after each card, {lvl} band.",
+        "game_length",
+        "game_length",
+        figures.game_length(ok, variants, game.length, length),
+        f"{length.capitalize()} per game.",
     )
-
-    mongol_table = render.table(
-        [
-            "variant",
-            "games",
-            "Invaders in Delhi at end (mean)",
-            "Delhi free of Invaders",
-            "Timur bonus to DS (mean)",
-            "Timur bonus distribution",
-            "Troops lost to Mongols (mean)",
-            "max",
-        ],
-        [
-            (
-                r["variant"],
-                r["n"],
-                mean_ci(r["delhi"]),
-                pct(r["delhi_empty"] / r["n"]) if r["n"] else "–",
-                mean_ci(r["bonus"]),
-                ", ".join(
-                    f"{b:+d}: {pct(c / r['n'], 0)}" for b, c in sorted(r["bonus_dist"].items())
-                ),
-                mean_ci(r["lost"]),
-                r["lost_max"] if r["lost_max"] is not None else "–",
-            )
-            for r in mongol_rows(run, confidence)
-        ],
-    )
-    fig(
-        "mongols",
-        figures.mongol_outcomes(ok, variants),
-        "Mongol Invaders left in Delhi at the end, the resulting Timur bonus to the Sultanate "
-        "(5.1: 3 minus the Invaders, at least -3), and Sultanate Troops removed by Mongols.",
-    )
-
-    length_table = render.table(
-        ["variant", "games", f"cards played (mean [{lvl}])", "min", "median", "max"],
-        [
-            (
-                r["variant"],
-                r["n"],
-                mean_ci(r["mean"], 1),
-                r["min"] if r["min"] is not None else "–",
-                num(r["median"], 0),
-                r["max"] if r["max"] is not None else "–",
-            )
-            for r in length_rows(run, confidence)
-        ],
-    )
-    fig("game_length", figures.game_length(ok, variants), "Cards played per game.")
-
-    shares = action_shares(run)
-    fig("action_mix", figures.action_mix(shares, variants), "Action mix per faction.")
-
-    tie_table = render.table(
-        ["variant", "games", "unresolved ties", "rate", f"{lvl} Wilson"]
-        + ["broken by Resources", "rate", f"{lvl} Wilson"],
-        [
-            (
-                r["variant"],
-                r["n"],
-                r["unresolved"],
-                pct(r["unresolved"] / r["n"]) if r["n"] else "–",
-                pct_ci(*r["unresolved_ci"]),
-                r["resources"],
-                pct(r["resources"] / r["n"]) if r["n"] else "–",
-                pct_ci(*r["resources_ci"]),
-            )
-            for r in tie_rows(run, confidence)
-        ],
-    )
+    sections, found = parts.game_sections(run, out)
+    pngs += found
+    kinds = tiebreaks(run)
 
     context = {
-        "title": f"Vijayanagara balance report: {run.name}",
+        "title": f"{game_title(game)} balance report: {run.name}",
         "level": lvl,
+        "game": _game_words(run),
         "provisional": provisional_text(provisional_status(run)),
         "caveat": caveat(provisional_text(provisional_status(run))),
         "provenance": render.table(
@@ -340,15 +259,16 @@ def _context(
             ],
         ),
         "changes": render.table(["variant", "setting", "value"], variant_changes(run)),
-        "wins": win_table,
+        "wins": parts.win_table(wins, lvl),
         "comparisons": compared,
         "agreement": agreement,
         "swept": swept,
-        "vp": vp_table,
-        "mongols": mongol_table,
-        "length": length_table,
-        "actions": _action_table(shares, variants),
-        "ties": tie_table,
+        "scores": parts.score_table(run, score_rows(run, confidence), lvl),
+        "length": parts.length_table(run, length_rows(run, confidence), lvl),
+        "ties": parts.tie_table(tie_rows(run, confidence), kinds, lvl),
+        "tiebreaks": [k.capitalize() for k in kinds],
+        "categorical": parts.categorical(run),
+        "sections": sections,
         "failures": _failures(run),
         "figures": figs,
         "directory": shown_path(str(run.directory)),
@@ -360,6 +280,34 @@ def _context(
     return context, pngs
 
 
+def game_title(game: Game) -> str:
+    """The game's name as a title: ``Vijayanagara``, ``Pax Pamir``."""
+    return " ".join(w.capitalize() for w in game.name.replace("-", "_").split("_"))
+
+
+def _game_words(run: Run) -> dict[str, Any]:
+    """The words the template says of the game: its seats, their parity, the score's,
+    the length's and the step's names."""
+    game = run.the_game
+    noun = terms.seat_noun(game)
+    strength = game.lineup_files().get("strength")
+    spelled = terms.score_words(game)
+    return {
+        "seats": list(run.seats),
+        "seat": game.seat_word,
+        "Seat": noun,
+        "Seats": f"{noun}s",
+        "count": terms.number_word(len(run.seats)),
+        "outcomes": terms.number_word(len(run.outcomes)),
+        "even": terms.even_share(run.seats),
+        "score": game.score_label,
+        "score_words": spelled if spelled != game.score_label else None,
+        "score_title": spelled[:1].upper() + spelled[1:],
+        "step": game.step_label,
+        "strength_file": shown_path(str(strength), ROOT) if strength else None,
+    }
+
+
 def _command_block(command: str | None) -> str | None:
     """A command as the report shows it: rerunnable from the working folder, wrapped."""
     return None if command is None else wrapped(rerunnable(command))
@@ -367,38 +315,13 @@ def _command_block(command: str | None) -> str | None:
 
 def caveat(provisional: str) -> str:
     """The provisional-data warning's first sentence, to stand before the answer (the whole
-    warning, with how to replace the data, follows the answer)."""
+    warning, with how to replace the data, follows the answer); "" for none."""
     if not provisional.startswith("**"):
         return provisional
     end = provisional.index("**", 2) + 2
     return (
         provisional[:end] + " Read these numbers as a test of the tool, not a verdict on the "
         "game's balance (how to replace the data is below the answer)."
-    )
-
-
-def _action_table(shares: pl.DataFrame, variants: Sequence[str]) -> render.Table:
-    lookup = {(r["variant"], r["faction"], r["action"]): r for r in shares.iter_rows(named=True)}
-    rows = []
-    for v in variants:
-        for f in FACTIONS:
-            total = next(
-                (lookup[(v, f, a)]["total"] for a in figures.ACTIONS if (v, f, a) in lookup), 0
-            )
-            rows.append(
-                (
-                    v,
-                    f,
-                    total,
-                    *(
-                        pct(lookup[(v, f, a)]["share"]) if (v, f, a) in lookup else pct(0.0)
-                        for a in figures.ACTIONS
-                    ),
-                )
-            )
-    return render.table(
-        ["variant", "faction", "actions", *(figures.ACTION_LABELS[a] for a in figures.ACTIONS)],
-        rows,
     )
 
 
@@ -462,15 +385,17 @@ def sequential_context(entry: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
-def exploitability_context(found: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each measured lineup's exploitability as a short table: per seat, the strongest
-    challenger that beat the field significantly and its gain (none: no challenger tried
-    did)."""
+def exploitability_context(
+    found: Sequence[dict[str, Any]], seats: Sequence[str]
+) -> list[dict[str, Any]]:
+    """Each measured lineup's exploitability as a short table: per seat (in turn order), the
+    strongest challenger that beat the field significantly and its gain (none: no
+    challenger tried did)."""
     out = []
     for e in found:
         beaten = dict(e["seats"])
         rows = []
-        for f in FACTIONS:
+        for f in seats:
             rec = beaten.get(f)
             if rec is None:
                 rows.append((f, "none of those tried beats the field here", "", ""))

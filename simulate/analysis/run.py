@@ -1,4 +1,5 @@
-"""A run folder loaded for analysis: its manifest and its tables as polars frames."""
+"""A run folder loaded for analysis: its manifest, its game and seats, and its tables as
+polars frames."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from typing import Any
 
 import polars as pl
 
+from simulate.analysis import terms
+from simulate.games import Game, UnknownGame
+from simulate.games import get as get_game
 from simulate.study import dataset
 from simulate.study import manifest as manifest_mod
 from simulate.study.dataset import cell_label
-from simulate.vijayanagara.result import FACTIONS
 
 
 class ReportError(ValueError):
@@ -24,13 +27,45 @@ class ReportError(ValueError):
 
 @dataclass
 class Run:
-    """One run directory: its manifest and its ``games`` and ``turns`` tables."""
+    """One run directory: its manifest, its ``games`` and ``turns`` tables, and the game and
+    seats it played (the manifest's; a folder that names none: the default game's)."""
 
     directory: Path
     manifest: dict[str, Any]
     games: pl.DataFrame  # every row, errored games included
-    turns: pl.DataFrame
+    turns: pl.DataFrame  # the game's per-step table
     variants: list[str]  # in the order of the manifest
+    game: Game | None = None  # None: the manifest's game (or the default)
+    seats: tuple[str, ...] = ()  # in turn order; empty: the manifest's (or the game's)
+    confidence: float = 0.95  # the report's level (the game's own sections read it)
+
+    def __post_init__(self) -> None:
+        if self.game is None:
+            try:
+                self.game = get_game(self.manifest.get("game"))
+            except UnknownGame as exc:
+                raise ReportError(f"{self.directory}: {exc}") from None
+        self.seats = tuple(self.seats or self.manifest.get("seats") or self.game.seats())
+
+    @property
+    def the_game(self) -> Game:
+        """The run's game (never None once the run is built)."""
+        assert self.game is not None
+        return self.game
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """Each seat's win and the unresolved tie."""
+        return terms.outcomes(self.seats)
+
+    @property
+    def parity(self) -> float:
+        """1/n: each seat's win rate in a balanced game."""
+        return terms.parity(self.seats)
+
+    def score_column(self, seat: str) -> str:
+        """The games table's column of ``seat``'s final score."""
+        return self.the_game.score_column(seat)
 
     @property
     def name(self) -> str:
@@ -46,8 +81,8 @@ class Run:
         found = self.manifest.get("strategies") or {}
         if not found and self.games.height:
             first = self.games.row(0, named=True)
-            found = {f: first[f"strategy_{f}"] for f in FACTIONS}
-        return {f: str(found.get(f, "?")) for f in FACTIONS}
+            found = {f: first.get(f"strategy_{f}") for f in self.seats}
+        return {f: str(found.get(f) or "?") for f in self.seats}
 
     def variant_games(self, variant: str, *, ok: bool = True) -> pl.DataFrame:
         """The games of ``variant``; only those that finished unless ``ok`` is False."""
@@ -84,6 +119,10 @@ def load_run(directory: Path | str) -> Run:
     if not dataset.shards(directory, "games"):
         raise ReportError(f"{directory} has no games yet (games/*.parquet is empty)")
     try:
+        layout = dataset.layout_of(directory)
+    except UnknownGame as exc:
+        raise ReportError(f"{directory}: {' '.join(str(exc).split())}") from None
+    try:
         games = pl.from_arrow(dataset.read_table(directory, "games"))
         turns = pl.from_arrow(dataset.read_table(directory, "turns"))
     except Exception as exc:  # a damaged shard
@@ -99,7 +138,7 @@ def load_run(directory: Path | str) -> Run:
         ordered = [cell_label(v, x) for v in ordered for x in lineups]
     present = set(games.get_column("variant").unique().to_list())
     variants = [v for v in ordered if v in present] + sorted(present - set(ordered))
-    return Run(directory, man, games, turns, variants)
+    return Run(directory, man, games, turns, variants, layout.game, layout.seats)
 
 
 def _by_cell(frame: pl.DataFrame) -> pl.DataFrame:

@@ -2,7 +2,7 @@
 each comparison (variant B against A, on paired games) changed, unchanged within ``delta``,
 or not yet known?
 
-For each outcome (each Faction's win, and unresolved ties, so that a rule turning wins into
+For each outcome (each seat's win, and unresolved ties, so that a rule turning wins into
 ties shows), the paired per-game differences d = [B had it] - [A had it] (in -1, 0, 1) get
 an *anytime-valid* confidence interval for their mean: Robbins' normal-mixture confidence
 sequence with the variance estimated from the games so far (the asymptotic confidence
@@ -31,8 +31,9 @@ delta has at least that variance (E d^2 >= |E d|), so the floor costs the "no ch
 nothing it could rightly give, while a small look that saw few discordant games can no longer
 estimate a tiny variance and call a concentrated change "no change" (issue 40). ``rho`` is
 fixed in advance, ``RHO_SCALE / delta^2``: the mixture is tightest near the games an interval
-of +-delta needs at the spread of Vijayanagara's paired games; any fixed ``rho`` keeps the
-guarantee.
+of +-delta needs at the spread of the paired games it was calibrated on; any fixed ``rho``
+keeps the guarantee. The outcomes are the rule's seats' (``Rule.seats``; the default game's
+when it names none) and the tie.
 
 **When a study stops** (``stopping``): when every outcome of every comparison is decided
 (a change or no change), or when ``--max-games`` per variant are played ("budget spent", the
@@ -49,9 +50,8 @@ from typing import Any
 
 import numpy as np
 
-FACTIONS = ("DS", "BK", "VE")
-TIE = "tie"
-OUTCOMES = (*FACTIONS, TIE)  # what each comparison tests: the Factions' wins and the ties
+from simulate.analysis.terms import TIE, default_seats
+
 CHANGE, NO_CHANGE, OPEN = "change", "no change", "open"
 RHO_SCALE = 0.05  # rho = RHO_SCALE / delta^2 (in units of games x variance)
 MAX_PROJECTED = 10**8  # a games-to-decide projection past this is "never at this difference"
@@ -68,14 +68,16 @@ STOP_REASONS = {
 
 @dataclass(frozen=True)
 class Rule:
-    """The question and its error rates: each outcome's rate (a Faction's win, an
-    unresolved tie) changed, unchanged within ``delta``, or open; a false "change" anywhere
-    in the run at most ``alpha``, however often it is looked at."""
+    """The question and its error rates: each outcome's rate (a seat's win, an unresolved
+    tie) changed, unchanged within ``delta``, or open; a false "change" anywhere in the run
+    at most ``alpha``, however often it is looked at. ``seats``: the study's (None: the
+    default game's)."""
 
     delta: float = 0.03
     alpha: float = 0.05
     comparisons: int = 1
     stop_at_first_change: bool = False
+    seats: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         for name, value, low, high in (
@@ -86,11 +88,18 @@ class Rule:
                 raise ValueError(f"{name} must be in ({low:g}, {high:g}), got {value!r}")
         if self.comparisons < 1:
             raise ValueError("--until-clear needs at least two variants to compare")
+        if self.seats is not None:
+            object.__setattr__(self, "seats", tuple(self.seats))
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """What each comparison tests: each seat's wins and the ties."""
+        return (*(default_seats() if self.seats is None else self.seats), TIE)
 
     @property
     def side_alpha(self) -> float:
         """The level of each outcome's interval (Bonferroni over outcomes and comparisons)."""
-        return self.alpha / (len(OUTCOMES) * self.comparisons)
+        return self.alpha / (len(self.outcomes) * self.comparisons)
 
     @property
     def rho(self) -> float:
@@ -98,10 +107,10 @@ class Rule:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "test": "anytime-valid interval per outcome (Factions and ties): normal-mixture "
+            "test": "anytime-valid interval per outcome (seats and ties): normal-mixture "
             "confidence sequence, variance estimated and floored at delta * (1 - delta); "
             "change when it excludes 0, no change when it lies inside +-delta",
-            "outcomes": list(OUTCOMES),
+            "outcomes": list(self.outcomes),
             "delta": self.delta,
             "alpha": self.alpha,
             "comparisons": self.comparisons,
@@ -162,7 +171,7 @@ def games_to_decide(diff: float, var: float, rule: Rule) -> tuple[int, str] | No
 
 @dataclass
 class OutcomeTest:
-    """One outcome's interval and answer at one look (a Faction's win, or ``tie``)."""
+    """One outcome's interval and answer at one look (a seat's win, or ``tie``)."""
 
     faction: str
     n: int
@@ -227,9 +236,17 @@ def pair_tests(
     if len(winners_a) != len(winners_b):
         raise ValueError(f"paired inputs differ in length: {len(winners_a)} vs {len(winners_b)}")
     a, b = _labels(winners_a), _labels(winners_b)
+    known = rule.outcomes
+    won = {f: ((a == f).astype(int), (b == f).astype(int)) for f in known}
+    if sum(int(x.sum()) + int(y.sum()) for x, y in won.values()) != a.size + b.size:
+        stray = next(w for w in (*a, *b) if w not in known)
+        raise ValueError(
+            f"winner {stray!r} is none of the rule's outcomes ({', '.join(known)}): "
+            "give the study's seats to Rule(seats=...)"
+        )
     out = []
-    for f in OUTCOMES:
-        d = (b == f).astype(int) - (a == f).astype(int)
+    for f in known:
+        d = won[f][1] - won[f][0]
         diff = float(d.mean()) if d.size else 0.0
         var = variance(d, rule.delta)
         w = half_width(d.size, var, rule)
@@ -291,33 +308,41 @@ def paired_winners(
     games: int,
     effect: float,
     rho: float,
-    base: float | Sequence[float] = 1 / 3,
+    base: float | Sequence[float] | None = None,
     concentrated: bool = False,
+    seats: Sequence[str] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Synthetic paired winners (A, B) of ``games`` games: A's are won by DS and BK with
-    ``base`` each (or by DS, BK and VE with the three rates ``base``), B's by DS ``effect``
-    more often (taken from VE). Mixed (the
-    default): a game of B repeats A's winner with probability ``rho``, else is drawn afresh.
-    ``concentrated``: B repeats A's winner except in ``effect`` of the games, where a win
-    of another outcome becomes DS's (the least variance a change of ``effect`` can have);
-    with ``effect`` 0 it redraws ``1 - rho`` of the games from A's own rates (an A/A pair)."""
-    probs_a = np.array([base, base, 1 - 2 * base] if np.isscalar(base) else base, dtype=float)
-    names = np.array(FACTIONS, dtype=object)
-    a = names[rng.choice(3, size=games, p=probs_a)]
+    """Synthetic paired winners (A, B) of ``games`` games among ``seats`` (None: the default
+    game's): A's are won by every seat but the last with ``base`` each (None: parity; or by
+    each seat with the rates ``base``), B's by the first seat ``effect`` more often (taken
+    from the last). Mixed (the default): a game of B repeats A's winner with probability
+    ``rho``, else is drawn afresh. ``concentrated``: B repeats A's winner except in
+    ``effect`` of the games, where a win of another outcome becomes the first seat's (the
+    least variance a change of ``effect`` can have); with ``effect`` 0 it redraws
+    ``1 - rho`` of the games from A's own rates (an A/A pair)."""
+    names = np.array(default_seats() if seats is None else tuple(seats), dtype=object)
+    k = len(names)
+    if base is None:
+        base = 1 / k
+    probs_a = np.array(
+        [base] * (k - 1) + [1 - (k - 1) * base] if np.isscalar(base) else base, dtype=float
+    )
+    a = names[rng.choice(k, size=games, p=probs_a)]
     if concentrated:
         b = a.copy()
         if effect > 0:
-            flip = (a != "DS") & (rng.random(games) < effect / (1 - probs_a[0]))
-            b[flip] = "DS"
+            flip = (a != names[0]) & (rng.random(games) < effect / (1 - probs_a[0]))
+            b[flip] = names[0]
         else:
             redraw = rng.random(games) >= rho
-            b[redraw] = names[rng.choice(3, size=int(redraw.sum()), p=probs_a)]
+            b[redraw] = names[rng.choice(k, size=int(redraw.sum()), p=probs_a)]
         return a, b
-    shift = np.array([effect, 0.0, -effect]) / (1 - rho)  # B's marginal moves by ``effect``
-    probs_b = probs_a + shift
+    shift = np.zeros(k)
+    shift[0], shift[-1] = effect, -effect
+    probs_b = probs_a + shift / (1 - rho)  # B's marginal moves by ``effect``
     if probs_b.min() < 0:
         raise ValueError(f"effect {effect} is too large for rho {rho}")
-    fresh = names[rng.choice(3, size=games, p=probs_b)]
+    fresh = names[rng.choice(k, size=games, p=probs_b)]
     return a, np.where(rng.random(games) < rho, a, fresh)
 
 
@@ -328,7 +353,7 @@ def simulate_study(
     rho: float,
     look_games: int,
     max_games: int,
-    base: float | Sequence[float] = 1 / 3,
+    base: float | Sequence[float] | None = None,
     concentrated: bool = False,
 ) -> tuple[Look, str]:
     """(last look, why it stopped) of one sequential comparison on synthetic paired games
@@ -338,10 +363,21 @@ def simulate_study(
     n, last = 0, None
     while True:
         n = min(n + look_games, max_games)
-        a, b = paired_winners(rng, n - sum(x.size for x in wa), effect, rho, base, concentrated)
+        a, b = paired_winners(
+            rng, n - sum(x.size for x in wa), effect, rho, base, concentrated, rule.seats
+        )
         wa.append(a)
         wb.append(b)
         last = look("A", "B", np.concatenate(wa), np.concatenate(wb), rule, last)
         reason = stopping([last], rule, n, max_games)
         if reason is not None:
             return last, reason
+
+
+def __getattr__(name: str) -> Any:
+    """``FACTIONS`` and ``OUTCOMES``: the default game's seats, and those with the tie."""
+    if name == "FACTIONS":
+        return default_seats()
+    if name == "OUTCOMES":
+        return (*default_seats(), TIE)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

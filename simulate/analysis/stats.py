@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-FACTIONS = ("DS", "BK", "VE")
-TIE = "tie"
+from simulate.analysis.terms import TIE, default_seats
+
 EXACT_MCNEMAR_BELOW = 25  # discordant pairs under which McNemar uses the exact binomial test
 _BOOT_CELLS = 4_000_000  # bootstrap index draws held in memory at once
 
@@ -109,14 +109,16 @@ def goodman_intervals(
 
 def win_rate_table(
     winners: Iterable[str | None],
-    factions: Sequence[str] = FACTIONS,
+    factions: Sequence[str] | None = None,
     confidence: float = 0.95,
 ) -> list[dict[str, Any]]:
-    """One row per faction plus a "tie" row: wins, rate, its Wilson interval, and Goodman bounds.
+    """One row per seat (``factions``; None: the default game's) plus a "tie" row: wins,
+    rate, its Wilson interval, and Goodman bounds.
 
-    Wilson answers "how sure are we of this faction's rate"; Goodman holds for all outcomes
-    (factions and ties) at once, which is what "is the game balanced" needs. ``None`` is a tie.
+    Wilson answers "how sure are we of this seat's rate"; Goodman holds for all outcomes
+    (seats and ties) at once, which is what "is the game balanced" needs. ``None`` is a tie.
     """
+    factions = default_seats() if factions is None else tuple(factions)
     outcomes = list(factions) + [TIE]
     tally = dict.fromkeys(outcomes, 0)
     for w in winners:
@@ -285,12 +287,12 @@ def paired_mean_difference(
 def pairing_correlation(
     winners_a: Sequence[str | None],
     winners_b: Sequence[str | None],
-    factions: Sequence[str] = ("DS", "BK", "VE"),
+    factions: Sequence[str] | None = None,
     confidence: float = 0.95,
 ) -> dict[str, float]:
     """Per-game correlation (phi) of "F won" between two variants on common seeds, per
-    Faction, with the mean, ``low`` (the smallest one-sided lower bound, by Fisher's z) and
-    ``n``: the ``rho`` a paired study of these variants can count on (``games_needed``)."""
+    seat (``factions``; None: the default game's), with the mean, ``low`` (the smallest
+    one-sided lower bound, by Fisher's z) and ``n``: the ``rho`` a paired study of these variants can count on (``games_needed``)."""
     a, b = list(winners_a), list(winners_b)
     if len(a) != len(b):
         raise ValueError(f"paired inputs differ in length: {len(a)} vs {len(b)}")
@@ -298,6 +300,7 @@ def pairing_correlation(
     if n < 4:
         raise ValueError(f"a pairing correlation needs at least 4 paired games, got {n}")
     alpha = _check_confidence(confidence)
+    factions = default_seats() if factions is None else tuple(factions)
     z = NormalDist().inv_cdf(1 - alpha)
     out: dict[str, float] = {"n": n}
     lows = []
@@ -318,12 +321,13 @@ def pairing_correlation(
 
 def games_needed(
     delta: float,
-    p0: float = 1 / 3,
+    p0: float | None = None,
     alpha: float = 0.05,
     power: float = 0.8,
     paired_rho: float | None = None,
 ) -> int:
-    """Games per variant to detect a win-rate change p0 -> p0 + delta (two-sided test).
+    """Games per variant to detect a win-rate change p0 -> p0 + delta (two-sided test);
+    ``p0`` None: parity, 1/n for the default game's n seats.
 
     Unpaired: the normal approximation on Cohen's arcsine scale (what statsmodels'
     NormalIndPower solves), n = 2 * ((z_{1-alpha/2} + z_power) / h)^2 with
@@ -331,6 +335,8 @@ def games_needed(
     with common seeds and per-game correlation rho the difference's variance is (1 - rho) times
     smaller: n_paired = ceil(n_unpaired * (1 - rho)).
     """
+    if p0 is None:
+        p0 = 1 / len(default_seats())
     if not 0.0 < delta < 1.0:
         raise ValueError(f"delta must be in (0, 1), got {delta}")
     if not 0.0 < p0 < 1.0:
@@ -355,7 +361,7 @@ def games_needed(
 
 
 def mean_interval(x: Iterable[float], confidence: float = 0.95) -> tuple[float, float, float]:
-    """Sample mean with its Student-t interval, e.g. mean VP of one faction.
+    """Sample mean with its Student-t interval, e.g. the mean score of one seat.
 
     A single value carries no spread, so its interval is (-inf, inf).
     """
@@ -372,3 +378,60 @@ def mean_interval(x: Iterable[float], confidence: float = 0.95) -> tuple[float, 
         np.std(arr, ddof=1) / math.sqrt(arr.size)
     )
     return (mean, mean - half, mean + half)
+
+
+def stuart_maxwell(
+    win_a: Sequence[str], win_b: Sequence[str], outcomes: Sequence[str] | None = None
+) -> dict[str, float]:
+    """One test across all outcomes (each seat and the tie; ``outcomes`` None: the default
+    game's, and any other label met) of two paired sides: Stuart-Maxwell's test of marginal
+    homogeneity on the paired winner table (statsmodels).
+
+    An outcome with no discordant game (every game it won under one side it won under the
+    other) carries no information on a change and would make the covariance singular: it is
+    left out, as the standard treatment does, and the test runs on the outcomes that remain
+    (df one less than their number). With fewer than two left nothing changed (p = 1). Should
+    the covariance still be singular (discordances in separate groups of outcomes), its
+    pseudo-inverse is used with its rank as df."""
+    import numpy as np
+    from statsmodels.stats.contingency_tables import SquareTable
+
+    if outcomes is None:
+        seen = dict.fromkeys((*win_a, *win_b))
+        base = (*default_seats(), TIE)
+        outcomes = (*base, *(o for o in seen if o not in base))
+    outcomes = tuple(outcomes)
+    index = {o: i for i, o in enumerate(outcomes)}
+    table = np.zeros((len(outcomes), len(outcomes)))
+    for x, y in zip(win_a, win_b, strict=True):
+        table[index[x], index[y]] += 1
+    off = table - np.diag(np.diag(table))
+    kept = [i for i in range(len(outcomes)) if off[i].sum() + off[:, i].sum() > 0]
+    if len(kept) < 2:
+        return {"statistic": 0.0, "df": 0.0, "p_value": 1.0, "outcomes": []}
+    table = table[np.ix_(kept, kept)]
+    names = [outcomes[i] for i in kept]
+    statistic, df = _pseudo_inverse_statistic(table)
+    if df == len(kept) - 1:  # a covariance of full rank: statsmodels' test
+        result = SquareTable(table, shift_zeros=False).homogeneity()
+        statistic, df = float(result.statistic), float(result.df)
+    from scipy.stats import chi2
+
+    return {
+        "statistic": statistic,
+        "df": df,
+        "p_value": float(chi2.sf(statistic, df)) if df > 0 else 1.0,
+        "outcomes": names,
+    }
+
+
+def _pseudo_inverse_statistic(table: Any) -> tuple[float, float]:
+    """Stuart-Maxwell's statistic with the covariance's pseudo-inverse, and its rank (df)."""
+    import numpy as np
+
+    n = table.sum()
+    pr = table / n
+    d = (pr.sum(0) - pr.sum(1))[:-1]
+    vmat = -(pr + pr.T)[:-1, :-1]
+    np.fill_diagonal(vmat, (pr.sum(0) + pr.sum(1) - 2 * np.diag(pr))[:-1])
+    return float(n * d @ np.linalg.pinv(vmat) @ d), float(np.linalg.matrix_rank(vmat))

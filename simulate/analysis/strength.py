@@ -1,11 +1,11 @@
 """A strength curve's statistics: how each answer moves as every seat plays stronger.
 
-Per variant, rung and Faction: the win rate with its Wilson interval, the mean VP margin
-(the Faction's VP less the best other Faction's, what decides the winner, 5.0) with its
+Per variant, rung and seat: the win rate with its Wilson interval, the mean score margin
+(the seat's final score less the best other seat's, what decides the winner) with its
 Student-t interval, and the change from the rung below, paired game by game (the rungs play
 the same seeds: Newcombe's paired interval). Then three verdicts:
 
-- **Convergence**, between the two strongest rungs, per variant and Faction: *converged*
+- **Convergence**, between the two strongest rungs, per variant and seat: *converged*
   when an equivalence test (two one-sided tests at ``alpha``: the (1 - 2 alpha) paired
   interval of the change inside +-margin) passes; *still moving* when McNemar's paired test
   finds a change (said per doubling of the search budget when the two rungs are one search
@@ -39,12 +39,12 @@ from simulate.study import dataset
 from simulate.study import manifest as manifest_mod
 from simulate.study.budgets import budget_of
 from simulate.study.strength import KIND
-from simulate.vijayanagara.result import FACTIONS
 
 ALPHA = 0.05  # the project's level: 1 - the reports' 95% confidence
 MARGIN = 0.03  # the reports' balance margin (3 points)
 _STEP = ("change", "change_lo", "change_hi", "change_games")  # from the rung below, paired
 _COLUMNS = ["variant", "lineup", "game_index", "winner", "error", "seconds"]
+_SCORE = "score:"  # a seat's final score column, as ``load`` names it: ``score:P1``
 
 
 # ---------------------------------------------------------------------------------------------
@@ -52,8 +52,9 @@ _COLUMNS = ["variant", "lineup", "game_index", "winner", "error", "seconds"]
 
 
 def vp_margins(vps: dict[str, Sequence[float]], faction: str) -> np.ndarray:
-    """Per game: ``faction``'s VP less the best other Faction's."""
-    others = np.max([np.asarray(vps[f], float) for f in FACTIONS if f != faction], axis=0)
+    """Per game: ``faction``'s final score less the best other seat's (``vps``: every
+    seat's scores)."""
+    others = np.max([np.asarray(vps[f], float) for f in vps if f != faction], axis=0)
     return np.asarray(vps[faction], float) - others
 
 
@@ -172,7 +173,7 @@ def robustness(
     margin: float = MARGIN,
     rungs: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """Whether a variant's effect on a Faction holds across rungs.
+    """Whether a variant's effect on a seat holds across rungs.
 
     ``effects``: its paired effect at each rung (``stats.paired_win_comparison`` rows),
     weakest first, for the rungs ``rungs`` (names; default r0, r1, ...); ``contrasts``: per
@@ -223,7 +224,8 @@ def robustness(
 def load(directory: Path) -> tuple[dict[str, Any], pl.DataFrame]:
     """(manifest, games) of the strength study in ``directory``: each row with its ``rung``
     (a ``vsim run``'s rows, without a lineup, are its adopted rung's), only each rung's games
-    ``0..games-1``. ReportError (one line) for a folder that holds no strength study."""
+    ``0..games-1``, each seat's final score as ``score:SEAT``. ReportError (one line) for a
+    folder that holds no strength study."""
     directory = Path(directory)
     try:
         man = manifest_mod.read(directory)
@@ -232,9 +234,11 @@ def load(directory: Path) -> tuple[dict[str, Any], pl.DataFrame]:
     if man is None or man.get("kind") != KIND or not man.get("rungs"):
         raise ReportError(f"{directory} holds no strength study (no strength manifest.json)")
     adopted = (man.get("extends") or {}).get("rung")
-    cols = [*_COLUMNS, *[f"vp_{f}" for f in FACTIONS]]
-    games = pl.from_arrow(dataset.read_table(directory, "games", cols))
+    layout = dataset.layout_of(directory)
+    scores = {layout.game.score_column(f): f"{_SCORE}{f}" for f in layout.seats}
+    games = pl.from_arrow(dataset.read_table(directory, "games", [*_COLUMNS, *scores]))
     assert isinstance(games, pl.DataFrame)
+    games = games.rename(scores)
     counts = pl.DataFrame(
         {"rung": [r["name"] for r in man["rungs"]], "games": [r["games"] for r in man["rungs"]]}
     )
@@ -252,7 +256,7 @@ def doublings_between(a: dict[str, str], b: dict[str, str]) -> float | None:
     two budgets; None otherwise."""
     found = []
     for lineup in (a, b):
-        specs = {lineup[f] for f in FACTIONS}
+        specs = set(lineup.values())
         budget = budget_of(specs.pop()) if len(specs) == 1 else None
         if budget is None:
             return None
@@ -290,9 +294,15 @@ def _rung_rows(man: dict[str, Any], games: pl.DataFrame) -> list[dict[str, Any]]
     return out
 
 
+def seats_of(games: pl.DataFrame) -> list[str]:
+    """The seats of a ``load``-ed games frame, in turn order."""
+    return [c.removeprefix(_SCORE) for c in games.columns if c.startswith(_SCORE)]
+
+
 def _records(
     man: dict[str, Any], games: pl.DataFrame, variants: list[str], confidence: float
 ) -> list[dict[str, Any]]:
+    seats = seats_of(games)
     out = []
     names = [r["name"] for r in man["rungs"]]
     for v in variants:
@@ -302,9 +312,9 @@ def _records(
             )
             n = ok.height
             winners = ok.get_column("winner").to_list()
-            vps = {f: ok.get_column(f"vp_{f}").to_list() for f in FACTIONS}
+            vps = {f: ok.get_column(f"{_SCORE}{f}").to_list() for f in seats}
             below = _pairs(games, v, names[i - 1], rung) if i else None
-            for f in FACTIONS:
+            for f in seats:
                 wins = sum(w == f for w in winners)
                 lo, hi = stats.wilson_interval(wins, n, confidence)
                 margin = (
@@ -338,7 +348,7 @@ def _convergence(
     out = []
     for v in variants:
         pairs = _pairs(games, v, a["name"], b["name"])
-        for f in FACTIONS:
+        for f in seats_of(games):
             if pairs.height < 2:
                 continue
             found = convergence(
@@ -384,7 +394,7 @@ def _variant_effects(
         if not rungs:
             continue
         top = paired[rungs[-1]]
-        for f in FACTIONS:
+        for f in seats_of(games):
             rows = []
             for rung in rungs:
                 p = paired[rung]
@@ -429,16 +439,18 @@ def curve(directory: Path, confidence: float = 0.95, margin: float = MARGIN) -> 
     """Everything ``strength.json`` holds, from the strength study in ``directory``."""
     if not 0.0 < confidence < 1.0:
         raise ReportError(f"--confidence must be in (0, 1), got {confidence}")
-    if not 0.0 < margin < 1 / 3:
-        raise ReportError(f"--margin must be in (0, 1/3), got {margin}")
     alpha = 1 - confidence
     man, games = load(directory)
+    seats = seats_of(games)
+    if not 0.0 < margin < 1 / len(seats):
+        raise ReportError(f"--margin must be in (0, 1/{len(seats)}), got {margin}")
     variants = [str(v["name"]) for v in man["config"]["variants"]]
     effects, held = _variant_effects(man, games, variants, confidence, alpha, margin)
     payload = {
         "command": _command(man),
         "bots": _versions(man),
         "variants": variants,
+        "seats": seats,
         "master_seed": man["master_seed"],
         "confidence": confidence,
         "alpha": alpha,

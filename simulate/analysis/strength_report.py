@@ -8,9 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulate.analysis import render
+from simulate.analysis import render, terms
 from simulate.analysis.formatting import level, num, pct, pct_ci, pp, pp_ci
+from simulate.analysis.provenance import provisional_note
 from simulate.analysis.strength import MARGIN, curve
+from simulate.games import Game
+from simulate.study import dataset
 from simulate.study import manifest as manifest_mod
 
 
@@ -33,7 +36,7 @@ def _vp(mean: float | None, lo: float | None, hi: float | None) -> str:
     return num(mean) if lo is None else f"{mean:+.2f} [{lo:+.2f}, {hi:+.2f}]"
 
 
-def _variant_table(payload: dict[str, Any], variant: str, lvl: str) -> render.Table:
+def _variant_table(payload: dict[str, Any], variant: str, lvl: str, game: Game) -> render.Table:
     rows = []
     for r in payload["records"]:
         if r["variant"] != variant:
@@ -57,11 +60,11 @@ def _variant_table(payload: dict[str, Any], variant: str, lvl: str) -> render.Ta
     return render.table(
         [
             "rung",
-            "faction",
+            game.seat_word,
             "games",
             "win rate",
             f"{lvl} CI",
-            "VP margin",
+            f"{game.score_label} margin",
             "change from the rung below",
         ],
         rows,
@@ -75,19 +78,30 @@ def write(directory: Path, confidence: float = 0.95, margin: float = MARGIN) -> 
 
     directory = Path(directory)
     payload = curve(directory, confidence, margin)
+    layout = dataset.layout_of(directory)
+    game = layout.game
     js = directory / "strength.json"
     js.write_text(json.dumps(payload, indent=2, allow_nan=False) + "\n", "utf-8")
     out = directory / "report"
     out.mkdir(parents=True, exist_ok=True)
     png = figures.save(
-        strength_curve(payload["records"], payload["rungs"], payload["variants"], confidence),
+        strength_curve(
+            payload["records"],
+            payload["rungs"],
+            payload["variants"],
+            confidence,
+            seats=layout.seats,
+            names=terms.seat_names(game),
+        ),  # fmt: skip
         out / "strength.png",
     )
     man = manifest_mod.read(directory) or {}
     lvl = level(confidence)
     context = {
         "title": f"Strength curve: {directory.resolve().name}",
-        "provisional": man.get("provisional", {}).get("any", True),
+        "provisional": provisional_note(man, game),
+        "seat": terms.seat_noun(game),
+        "score": game.score_label,
         "strongest": payload["strongest"],
         "convergence_lines": [
             f"{c['variant']}, {c['from']} → {c['to']}: {c['text']} ({c['games']} paired games)"
@@ -126,14 +140,15 @@ def write(directory: Path, confidence: float = 0.95, margin: float = MARGIN) -> 
         ),
         "figure": render.Figure(
             png,
-            f"Each Faction's win rate against the rung ({lvl} Wilson intervals); grey bars: "
+            f"Each {terms.seat_noun(game)}'s win rate against the rung ({lvl} Wilson "
+            "intervals); grey bars: "
             "games per second on one core.",
         ),
         "per_variant": [
-            {"name": v, "table": _variant_table(payload, v, lvl)} for v in payload["variants"]
+            {"name": v, "table": _variant_table(payload, v, lvl, game)} for v in payload["variants"]
         ],
         "effects": render.table(
-            ["variant", "rung", "faction", "paired games", "effect", f"{lvl} paired CI"],
+            ["variant", "rung", game.seat_word, "paired games", "effect", f"{lvl} paired CI"],
             [
                 (
                     e["variant"],

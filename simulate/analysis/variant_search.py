@@ -1,5 +1,5 @@
 """The report of a variant search (``vsim tune``): the winner against the base game on fresh
-seeds (and whether it beats it beyond noise), every candidate, and how each Faction's win
+seeds (and whether it beats it beyond noise), every candidate, and how each seat's win
 rate moves with each searched key (issues 19, 40)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulate.analysis import render
+from simulate.analysis import render, terms
 from simulate.analysis.formatting import pct
+from simulate.analysis.provenance import provisional_note
 from simulate.study import variant_search as vs
-from simulate.vijayanagara.result import FACTIONS
 
 
 @dataclass
@@ -27,11 +27,11 @@ def _settings(row: dict[str, Any]) -> str:
     return ", ".join(f"{k} = {v}" for k, v in sorted(params.items())) or "(the base game)"
 
 
-def _row(row: dict[str, Any]) -> tuple:
+def _row(row: dict[str, Any], seats: tuple[str, ...]) -> tuple:
     return (
         _settings(row),
         row["games"],
-        *(pct(row[f"win_{f}"]) for f in FACTIONS),
+        *(pct(row[f"win_{f}"]) for f in seats),
         f"{row['distance']:.1f} [{row['distance_low']:.1f}, {row['distance_high']:.1f}]",
     )
 
@@ -43,26 +43,33 @@ def write(directory: Path) -> TuneFiles:
     directory = Path(directory)
     state = vs.read_state(directory)
     cfg = state["config"]
+    game = terms.game_of(cfg.get("game"))
+    seats = tuple(cfg.get("target") or cfg["strategies"])
+    names = terms.seat_names(game)
     rows = [r for r in vs_rows(directory) if r["trial"] >= 0]
     best, ref = state["best"], state["reference"]
     chosen = state.get("search_best") or best
     out = directory / "report"
     out.mkdir(parents=True, exist_ok=True)
     keys = [d["key"] for d in cfg["search"]]
-    png = figures.save(figures.sensitivity(rows, keys), out / "tune.png")
-    head = ["setting", "games", *(f"{f} win rate" for f in FACTIONS), "distance [bounds]"]
+    png = figures.save(figures.sensitivity(rows, keys, seats=seats, names=names), out / "tune.png")
+    head = ["setting", "games", *(f"{f} win rate" for f in seats), "distance [bounds]"]
     context = {
         "title": f"Variant search: {directory.resolve().name}",
         "bots": ", ".join(f"{f} `{s}`" for f, s in cfg["strategies"].items()),
-        "provisional": state.get("provisional", {}).get("any", True),
+        "provisional": provisional_note(state, game),
+        "count": terms.number_word(len(seats)),
         "best_text": answer(state),
         "beats_base": state.get("beats_base", True),
         "best": render.table(
             ["", *head],
             [
-                ("winner, fresh seeds", *_row(best)),
-                ("base game, the same fresh seeds", *_row(ref)),
-                ("winner, the search's own games (chosen for them: looks better)", *_row(chosen)),
+                ("winner, fresh seeds", *_row(best, seats)),
+                ("base game, the same fresh seeds", *_row(ref, seats)),
+                (
+                    "winner, the search's own games (chosen for them: looks better)",
+                    *_row(chosen, seats),
+                ),
             ],
         ),
         "search_file": cfg["variant"]["name"],
@@ -76,10 +83,15 @@ def write(directory: Path) -> TuneFiles:
         "games_used": f"{state.get('games_used', 0):,}",
         "candidates": render.table(
             ["trial", *head],
-            [(r["trial"], *_row(r)) for r in sorted(latest(rows), key=lambda r: r["distance"])],
+            [
+                (r["trial"], *_row(r, seats))
+                for r in sorted(latest(rows), key=lambda r: r["distance"])
+            ],
         ),
         "figure": render.Figure(
-            png, "Each Faction's win rate against each searched key's value (every candidate)."
+            png,
+            f"Each {terms.seat_noun(game)}'s win rate against each searched key's value "
+            "(every candidate).",
         ),
         "command": " ".join(state.get("command") or ["vsim", "tune", "..."]),
         "directory": str(directory),

@@ -2,16 +2,16 @@
 one vocabulary and over one denominator (issue 64).
 
 - **The denominator**: every rate is a share of *finished games* (errored games left out);
-  an unresolved tie is nobody's win, so the three Factions' rates and the tie rate add up
-  to 100%. These are the win rate table's numbers.
-- **Per variant: is it balanced?** Each Faction's win rate against an even third, by the
-  win rate table's 95% Goodman simultaneous intervals (they hold for the four outcomes at
-  once): balanced within +-margin when every Faction's interval lies inside 1/3 +- margin;
-  not balanced when one lies wholly outside it; otherwise not yet known, with the games that
-  would decide it at the observed rates. A game with many unresolved ties cannot be
-  balanced: its Factions all fall short of a third.
+  an unresolved tie is nobody's win, so the seats' rates and the tie rate add up to 100%.
+  These are the win rate table's numbers.
+- **Per variant: is it balanced?** Each seat's win rate against parity (1/n for n seats),
+  by the win rate table's 95% Goodman simultaneous intervals (they hold for the n + 1
+  outcomes at once): balanced within +-margin when every seat's interval lies inside
+  1/n +- margin; not balanced when one lies wholly outside it; otherwise not yet known,
+  with the games that would decide it at the observed rates. A game with many unresolved
+  ties cannot be balanced: its seats all fall short of parity.
 - **Per comparison: did the rule change anything?** Each outcome's paired difference (each
-  Faction's win rate and the rate of unresolved ties) with one interval: Newcombe's paired
+  seat's win rate and the rate of unresolved ties) with one interval: Newcombe's paired
   interval, simultaneous over every outcome of every comparison of the report (Bonferroni:
   a false "change" anywhere in it at most alpha), or for a
   sequential study (``vsim run --until-clear``) its anytime-valid interval
@@ -31,14 +31,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from simulate.analysis import stats
+from simulate.analysis import stats, terms
 from simulate.analysis.formatting import more_of, pct, pct_ci
 from simulate.analysis.run import Run
-from simulate.vijayanagara.result import FACTIONS
 
 FAILURE_SHARE = 0.01  # above this share of failed games the verdict warns
-PARITY = 1 / 3
-OUTCOMES = (*FACTIONS, "tie")
 MIN_ROOM = 0.005  # the least room (half a point) a games-to-decide figure is computed for
 SIMULTANEOUS = "simultaneous"  # a fixed-size comparison's intervals: Newcombe, Bonferroni
 ANYTIME = "anytime-valid"  # a sequential study's: its confidence sequence
@@ -82,11 +79,13 @@ def interval_name(kind: str, confidence: float) -> str:
 # Balance
 
 
-def _balance_need(rows: list[dict[str, Any]], n: int, margin: float) -> tuple[float, str]:
+def _balance_need(
+    rows: list[dict[str, Any]], n: int, margin: float, parity: float
+) -> tuple[float, str]:
     """(finished games, what they would show) for the balance question to be decided if
     every rate stayed as observed: each interval shrinks as 1/sqrt(n) until it fits inside
-    the band (balanced, every Faction) or lies outside it (not balanced, the first to)."""
-    low, high = PARITY - margin, PARITY + margin
+    the band (balanced, every seat) or lies outside it (not balanced, the first to)."""
+    low, high = parity - margin, parity + margin
     if all(low < r["rate"] < high for r in rows):
         need = 0.0
         for r in rows:
@@ -109,12 +108,13 @@ def _balance_need(rows: list[dict[str, Any]], n: int, margin: float) -> tuple[fl
 def balance(run: Run, margin: float = 0.03, alpha: float = 0.05) -> list[dict[str, Any]]:
     """Per variant: "balanced", "not balanced" or "undetermined" (not yet known), with its
     text; rates over finished games with their (1 - alpha) Goodman simultaneous intervals
-    (the win rate table's)."""
+    (the win rate table's), against parity (1/n for the run's n seats)."""
+    seats, parity, even = run.seats, run.parity, terms.even_share(run.seats)
     out = []
     for v in run.variants:
         winners = run.variant_games(v).get_column("winner").to_list()
         n = len(winners)
-        counts = {f: sum(1 for w in winners if w == f) for f in FACTIONS}
+        counts = {f: sum(1 for w in winners if w == f) for f in seats}
         counts["tie"] = n - sum(counts.values())
         bounds = stats.goodman_intervals(counts, 1 - alpha)
         rows = [
@@ -125,7 +125,7 @@ def balance(run: Run, margin: float = 0.03, alpha: float = 0.05) -> list[dict[st
                 "low": bounds[f][0],
                 "high": bounds[f][1],
             }  # fmt: skip
-            for f in FACTIONS
+            for f in seats
         ]
         entry: dict[str, Any] = {
             "variant": v,
@@ -139,7 +139,7 @@ def balance(run: Run, margin: float = 0.03, alpha: float = 0.05) -> list[dict[st
                 "high": bounds["tie"][1],
             },
         }
-        band = (PARITY - margin, PARITY + margin)
+        band = (parity - margin, parity + margin)
         outside = [r for r in rows if r["low"] > band[1] or r["high"] < band[0]]
         if n and all(band[0] <= r["low"] and r["high"] <= band[1] for r in rows):
             entry |= {
@@ -147,19 +147,19 @@ def balance(run: Run, margin: float = 0.03, alpha: float = 0.05) -> list[dict[st
                 "text": f"balanced within ±{_points(margin)} percentage points",
             }
         elif outside:
-            worst = max(outside, key=lambda r: abs(r["rate"] - PARITY))
-            side = "favoured" if worst["rate"] > PARITY else "behind"
+            worst = max(outside, key=lambda r: abs(r["rate"] - parity))
+            side = "favoured" if worst["rate"] > parity else "behind"
             entry |= {
                 "verdict": "not balanced",
                 "faction": worst["faction"],
                 "side": side,
                 "text": f"not balanced: {worst['faction']} {side} by "
-                f"{100 * (worst['rate'] - PARITY):+.1f} percentage points "
-                f"[{100 * (worst['low'] - PARITY):+.1f}, {100 * (worst['high'] - PARITY):+.1f}] "
-                "from an even third",
+                f"{100 * (worst['rate'] - parity):+.1f} percentage points "
+                f"[{100 * (worst['low'] - parity):+.1f}, {100 * (worst['high'] - parity):+.1f}] "
+                f"from {even}",
             }
         elif not n:
-            need = stats.games_needed(margin, PARITY, alpha, 0.5)
+            need = stats.games_needed(margin, parity, alpha, 0.5)
             entry |= {
                 "verdict": "undetermined",
                 "more_games": need,
@@ -167,7 +167,7 @@ def balance(run: Run, margin: float = 0.03, alpha: float = 0.05) -> list[dict[st
                 f"would show whether it is balanced within ±{_points(margin)} percentage points",
             }
         else:
-            need, shows = _balance_need(rows, n, margin)
+            need, shows = _balance_need(rows, n, margin, parity)
             more = _more(n, need)
             entry |= {
                 "verdict": "undetermined",
@@ -186,7 +186,7 @@ def balance(run: Run, margin: float = 0.03, alpha: float = 0.05) -> list[dict[st
 
 def bots_text(run: Run, variant: str) -> str:
     """Which bots played ``variant``, in words ("the default bots", a lineup's name, or each
-    Faction's bot); the specs themselves are in the details."""
+    seat's bot); the specs themselves are in the details."""
     from strategies.words import bot_words
 
     for name in run.lineups:
@@ -332,19 +332,32 @@ def sequential_text(t: dict[str, Any], delta: float) -> str:
     return _sequential_row(t, {"delta": delta})["text"]
 
 
+def _outcomes_of(comp: Any) -> tuple[str, ...]:
+    """The outcomes a comparison tests: its run's seats and the tie (else its rows')."""
+    run = getattr(comp.a, "run", None)
+    return run.outcomes if isinstance(run, Run) else tuple(w["faction"] for w in comp.wins)
+
+
+def _seat_noun(comp: Any) -> str | None:
+    run = getattr(comp.a, "run", None)
+    return terms.seat_noun(run.game) if isinstance(run, Run) else None
+
+
 def changes(comparisons: Sequence[Any], delta: float = 0.03, alpha: float = 0.05) -> list[dict]:
-    """Per comparison and outcome (each Faction, and unresolved ties): "change", "no change"
+    """Per comparison and outcome (each seat, and unresolved ties): "change", "no change"
     (larger than delta) or "undetermined" (not yet known), each with its interval: the
-    report's simultaneous intervals, or a sequential study's anytime-valid ones."""
-    level = 1 - alpha / (len(OUTCOMES) * max(1, len(comparisons)))
+    report's simultaneous intervals (over every outcome of every comparison), or a
+    sequential study's anytime-valid ones."""
+    level = 1 - alpha / max(1, sum(len(_outcomes_of(c)) for c in comparisons))
     out = []
     for comp in comparisons:
         look = _sequential(comp)
         decided = {t["faction"]: t for t in look["factions"]} if look else {}
+        known = _outcomes_of(comp)
         rows = []
         for w in comp.wins:
             f = w["faction"]
-            if f not in OUTCOMES:
+            if f not in known:
                 continue
             if f in decided:
                 rows.append(_sequential_row(decided[f], look["rule"]))
@@ -362,7 +375,7 @@ def changes(comparisons: Sequence[Any], delta: float = 0.03, alpha: float = 0.05
             "stopped": ({"status": look["status"], "reason": look["reason"]} if look else None),
             "factions": rows,
         }
-        entry["sentence"] = comparison_sentence(entry)
+        entry["sentence"] = comparison_sentence(entry, _seat_noun(comp))
         out.append(entry)
     return out
 
@@ -372,9 +385,11 @@ def _names(outcomes: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def comparison_sentence(entry: dict[str, Any]) -> str:
+def comparison_sentence(entry: dict[str, Any], seat: str | None = None) -> str:
     """The one sentence a designer reads first about a comparison (B against A), after its
-    subject (``B against A: ``): every difference with its interval, in one vocabulary."""
+    subject (``B against A: ``): every difference with its interval, in one vocabulary.
+    ``seat``: what a seat is called ("Faction"; None: the default game's word)."""
+    seat = seat or terms.seat_noun()
     rows = entry["factions"]
     delta = entry["delta"]
     kind = "anytime-valid" if entry["sequential"] else "simultaneous"
@@ -387,7 +402,7 @@ def comparison_sentence(entry: dict[str, Any]) -> str:
 
     if rows and all(r["verdict"] == "no change" for r in rows):
         return (
-            f"no change larger than {_points(delta)} percentage points in any Faction's win "
+            f"no change larger than {_points(delta)} percentage points in any {seat}'s win "
             f"rate or in the rate of unresolved ties ({', '.join(each(r) for r in rows)}; "
             f"{games})."
         )
@@ -424,7 +439,7 @@ def comparison_sentence(entry: dict[str, Any]) -> str:
 
 
 def failures(run: Run) -> dict[str, Any] | None:
-    """A warning when more than 1% of games failed: each Faction's win rate bounded by
+    """A warning when more than 1% of games failed: each seat's win rate bounded by
     counting every failed game as its loss (worst case) or as its win (best case)."""
     games = run.games
     failed = int(games.get_column("error").is_not_null().sum())
@@ -432,14 +447,14 @@ def failures(run: Run) -> dict[str, Any] | None:
         return None
     ok = run.ok_games()
     bounds = {}
-    for f in FACTIONS:
+    for f in run.seats:
         wins = int((ok.get_column("winner") == f).sum())
         bounds[f] = (wins / games.height, (wins + failed) / games.height)
     return {"failed": failed, "games": games.height, "bounds": bounds}
 
 
 def exploitability(run: Run) -> list[dict[str, Any]]:
-    """For each lineup of the run that a ladder measured (``strategies/vijayanagara/exploitability.json``,
+    """For each lineup of the run that a ladder measured (the game's exploitability file,
     recorded in the manifest when the run began): its name and the seats a challenger beat
     significantly, the largest gain first."""
     man = run.manifest
@@ -463,7 +478,7 @@ def exploitability(run: Run) -> list[dict[str, Any]]:
 
 def strength(run: Run) -> dict[str, Any] | None:
     """The base game's balance at the strongest rung of the shipped strength study and
-    whether it has converged (``strategies/vijayanagara/strength.json`` as the run recorded it), with the
+    whether it has converged (the game's strength file, as the run recorded it), with the
     bots and command that measured it; None for a run that recorded none."""
     from simulate.analysis.strength import strongest_balance
 

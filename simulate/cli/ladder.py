@@ -98,7 +98,7 @@ def ladder(
     _, found = analysis.gains(out)
     rate = done.played / done.seconds if done.seconds > 0 else 0.0
     click.echo(f"Played {done.played} games in {done.seconds:.1f}s ({rate:.1f} games/s).")
-    _echo_gains(found)
+    _echo_gains(found, out)
     payload = json.loads(files.json.read_text("utf-8"))
     _echo_where(payload["where_made"])
     _echo_moves(payload["played_differently"])
@@ -136,7 +136,7 @@ def ladder_pool(ladders: tuple[Path, ...], json_out: Path | None) -> None:
     for note in notes:
         click.echo(note)
     cards = analysis.by_card(list(ladders))
-    _echo_gains(found)
+    _echo_gains(found, ladders[0])
     _echo_where(cards.made)
     _echo_moves(cards.played)
     if json_out is not None:
@@ -171,15 +171,18 @@ def _echo_moves(played: list) -> None:
         click.echo(f"{d['faction']} {d['challenger']}: {ladder_moves.moves_words(d)}")
 
 
-def _echo_gains(found: list) -> None:
-    """A line per seat and challenger, then each Faction's exploitability."""
+def _echo_gains(found: list, folder: Path) -> None:
+    """A line per seat and challenger, then each seat's exploitability."""
     from simulate.analysis import ladder as analysis
+    from simulate.study.dataset import layout_of
+
+    score = layout_of(folder).game.score_label
 
     for g in found:
         click.echo(
             f"{g.faction} {g.challenger:<24} gain {100 * g.gain:+6.1f} percentage points "
             f"[{100 * g.gain_lo:+.1f}, {100 * g.gain_hi:+.1f}] over {g.games} paired games; "
-            f"VP margin {g.margin_gain:+.2f} [{g.margin_lo:+.2f}, {g.margin_hi:+.2f}]"
+            f"{score} margin {g.margin_gain:+.2f} [{g.margin_lo:+.2f}, {g.margin_hi:+.2f}]"
         )
     for f, e in analysis.exploitability(found).items():
         click.echo(f"exploitability {f}: {analysis.seat_words(e)}")

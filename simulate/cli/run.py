@@ -286,7 +286,7 @@ def run(
     enabled = not quiet and sys.stderr.isatty()
     every = 0.0 if quiet else 10.0
     command = ["vsim", *sys.argv[1:]] if sys.argv and sys.argv[0] else None
-    rule = _rule(until_clear, delta, alpha, stop_at_first_change, len(study.variants))
+    rule = _rule(until_clear, delta, alpha, stop_at_first_change, len(study.variants), study.seats)
     if rule is not None and max_games < study.games:
         raise InputError(f"--max-games ({max_games}) must be at least --games ({study.games})")
     options = dict(
@@ -344,7 +344,14 @@ def run(
     ctx.exit(outcome.exit_code)
 
 
-def _rule(until_clear: bool, delta: float, alpha: float, first_change: bool, variants: int) -> Any:
+def _rule(
+    until_clear: bool,
+    delta: float,
+    alpha: float,
+    first_change: bool,
+    variants: int,
+    seats: tuple[str, ...] | None = None,
+) -> Any:
     """The sequential test's rule of ``--until-clear`` (None without it), checked."""
     if not until_clear:
         if first_change:
@@ -353,7 +360,7 @@ def _rule(until_clear: bool, delta: float, alpha: float, first_change: bool, var
     from simulate.analysis.sequential import Rule
 
     try:
-        return Rule(delta, alpha, max(1, variants - 1), first_change)
+        return Rule(delta, alpha, max(1, variants - 1), first_change, seats=seats)
     except ValueError as exc:
         raise InputError(str(exc)) from None
 

@@ -87,6 +87,9 @@ class Game:
     step_key: tuple[str, ...] = ()  # the per-step table's unique key within a game
     step_score: str | None = None  # the per-step column holding the seat's score, if any
     provisional: str | None = None  # one sentence when the game's data are stand-ins
+    seat_names: dict[str, str] = {}  # each seat's full name, for legends
+    # (per-step column, words) of what a seat held after a step, that a ladder compares
+    ladder_held: tuple[tuple[str, str], ...] = ()
     streams: tuple[str, ...] = ()  # the names of its seeded streams (simulate.seeds.streams)
 
     # -- required --------------------------------------------------------------------------

@@ -74,6 +74,13 @@ class Vijayanagara(Game):
     step_columns = STEP_COLUMNS
     step_key = ("turn", "faction")
     step_score = "vp"
+    seat_names = {"DS": "Delhi Sultanate", "BK": "Bahmani Kingdom", "VE": "Vijayanagara"}
+    ladder_held = (  # what a ladder's card-by-card table says each seat held
+        ("units_on_map", "Units on the map"),
+        ("resources", "Resources"),
+        ("cavalry", "Cavalry"),
+        ("controlled_provinces", "Controlled Provinces"),
+    )
     provisional = (
         "The map's Prosperity values and most adjacencies and the whole Event deck are "
         "provisional stand-ins, not the printed game: read results as such."

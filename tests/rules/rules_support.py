@@ -10,9 +10,9 @@ from __future__ import annotations
 from conftest import Scripted
 
 from simulate.overrides import with_settings
-from simulate.vijayanagara.variants import BASE
 from simulate.vijayanagara.rules import pieces as P
 from simulate.vijayanagara.rules.ruleset import load_rules
+from simulate.vijayanagara.variants import BASE
 
 
 def default_answer(d):
