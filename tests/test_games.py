@@ -79,10 +79,26 @@ def test_the_tiny_game_runs_soaks_and_replays_at_each_seat_count(tmp_path, playe
     assert "final state digest matches the record" in replayed.output
 
 
-def test_the_tiny_game_soaks_with_its_invariants():
-    result = invoke("soak", "--game", TINY, "-n", "60", "-j", "2")
+@pytest.mark.parametrize("players", [2, 5])
+def test_the_tiny_game_soaks_with_its_invariants(tmp_path, players):
+    variant = tmp_path / "n.toml"
+    variant.write_text(f'name = "n"\ndescription = "n seats"\n[setup]\nplayers = {players}\n')
+    result = invoke("soak", "--game", TINY, "-n", "60", "-j", "2", "--variant", str(variant))
     assert result.exit_code == 0, result.output
     assert "60 games (random, tests.tiny_game:Cautious), 0 failures" in result.output
+
+
+def test_a_broken_invariant_is_a_soak_failure_with_a_repro(monkeypatch):
+    from tests.tiny_game import rules
+
+    def broken(ctx):
+        if ctx.state.turn > 3:
+            raise AssertionError("a seat scored from nothing")
+
+    monkeypatch.setattr(rules, "check", broken)
+    result = invoke("soak", "--game", TINY, "-n", "4", "-j", "1", "--strategy", "random")
+    assert result.exit_code == 3
+    assert "a seat scored from nothing" in result.output and "replay_checked(" in result.output
 
 
 def test_the_same_tiny_study_gives_the_same_rows_whatever_the_workers(tmp_path):
