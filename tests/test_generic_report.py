@@ -57,7 +57,7 @@ def test_the_report_names_the_runs_own_seats_and_parity(reports, players):
         assert re.search(rf"^\| scoring\.goal=12 \| {seat} \| \d+ \| {GAMES} \| ", table, re.M)
     assert f"P{players + 1}" not in md
     assert f"parity (1/{players})" in md
-    even = "an even half" if players == 2 else "an even 1/5"
+    even = "an even half" if players == 2 else "an even fifth"
     assert f"against {even} ±" in md
     outcomes = {2: "three", 5: "six"}[players]
     assert f"all {outcomes} outcomes ({', '.join(seats)}, unresolved tie)" in md

@@ -10,7 +10,7 @@ from simulate.games import get as get_game
 
 TIE = "tie"  # the outcome of a game nobody won
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_SHARES = {2: "an even half", 3: "an even third", 4: "an even quarter"}
+_SHARES = {2: "an even half", 3: "an even third", 4: "an even quarter", 5: "an even fifth"}
 _SCORE_WORDS = {"VP": "victory points"}  # an abbreviation a report spells out once
 
 
@@ -42,7 +42,7 @@ def parity_text(seats: Sequence[str] | int) -> str:
 
 
 def even_share(seats: Sequence[str] | int) -> str:
-    """Parity in words: "an even third" (three seats), "an even 1/5" beyond four."""
+    """Parity in words: "an even third" (three seats), "an even 1/6" beyond five."""
     n = seats if isinstance(seats, int) else len(seats)
     return _SHARES.get(n, f"an even {parity_text(n)}")
 

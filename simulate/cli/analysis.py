@@ -73,7 +73,8 @@ def _check_confidence(confidence: float) -> None:
 @CONFOUNDED
 @click.option(
     "--margin", type=float, default=0.03, show_default=True,
-    help="The verdict's balance margin: balanced when every Faction is within this of 1/3.",
+    help="The verdict's balance margin: balanced when every seat's win rate is within this "
+    "of parity (1/seats).",
 )  # fmt: skip
 def report(
     directory: Path,

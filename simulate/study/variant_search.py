@@ -9,7 +9,7 @@ range are checked before a game is played.
 
 Optuna's TPE sampler (seeded; the same library as ``vsim tune-bots``) proposes candidates.
 Each plays ``first`` games on common seeds (game k of every candidate has the same seed);
-the objective is the root-mean-square distance, in points, of the three Factions' win rates
+the objective is the root-mean-square distance, in points, of the seats' win rates
 (among decided games) from the target. Racing spends the rest of the budget where it
 matters: the better half of the candidates doubles its games on the same seeds, then the
 better half of those, and so on (successive halving). The winner is the candidate whose
