@@ -244,3 +244,24 @@ def test_no_generic_module_names_a_faction_the_mongols_influence_or_qasbahs():
         if GAME_WORDS.search(line)
     ]
     assert not hits, "\n".join(hits)
+
+
+def test_a_game_imports_no_other_game():
+    from simulate.games import get, names
+
+    folders = {
+        name: type(get(name)).__module__.rpartition(".")[0].removeprefix("simulate.")
+        for name in names()
+    }
+    roots = {f: (f"simulate.{f}", f"strategies.{f}") for f in folders.values()}
+    graph = import_graph()
+    found = [
+        (module, target)
+        for mine, own in roots.items()
+        for module in graph
+        if module.startswith(own)
+        for target in graph[module]
+        for other, theirs in roots.items()
+        if other != mine and target.startswith(theirs)
+    ]
+    assert not found, f"a game imports another: {found}"
