@@ -88,6 +88,7 @@ class Game:
     step_score: str | None = None  # the per-step column holding the seat's score, if any
     provisional: str | None = None  # one sentence when the game's data are stand-ins
     seat_names: dict[str, str] = {}  # each seat's full name, for legends
+    rule_refs: dict[str, str] = {}  # the rules the report cites: "score", "tiebreak"
     # (per-step column, words) of what a seat held after a step, that a ladder compares
     ladder_held: tuple[tuple[str, str], ...] = ()
     streams: tuple[str, ...] = ()  # the names of its seeded streams (simulate.seeds.streams)

@@ -75,6 +75,7 @@ class Vijayanagara(Game):
     step_key = ("turn", "faction")
     step_score = "vp"
     seat_names = {"DS": "Delhi Sultanate", "BK": "Bahmani Kingdom", "VE": "Vijayanagara"}
+    rule_refs = {"score": "5.1-5.3", "tiebreak": "5.0"}
     ladder_held = (  # what a ladder's card-by-card table says each seat held
         ("units_on_map", "Units on the map"),
         ("resources", "Resources"),
