@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _study(python: str, out: Path, games: int, seed: int) -> str:
     """Play the study with ``python``'s ``simulate`` and return its dataset digest."""
     run = [python, "-m", "simulate.cli", "run", "--games", str(games), "--seed", str(seed)]
-    subprocess.run([*run, "--jobs", "2", "--out", str(out), "--no-report", "-q"], check=True)
+    command = [*run, "--jobs", "2", "--out", str(out), "--no-report", "-q"]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     code = (
         "import sys; from simulate.study.dataset import dataset_digest as d; print(d(sys.argv[1]))"
     )
