@@ -44,6 +44,15 @@ NOT_PLAYING = (
 # each reviewed as a sum of ints (counts, Prosperity, Cavalry, slot sizes), exact on every
 # Python. A new sum() lands here only as a sum of ints; a sum of floats is ordered_sum.
 INTEGER_SUMS = {
+    "simulate/pax_pamir/cards.py": [  # counts of cards, events and checks, when loading
+        "sum(card.ability != NONE for card in court)",
+        "sum(d.dominance_checks_by_pile)",
+        "sum(d.dominance_checks_by_pile)",
+        "sum(d.dominance_checks_by_pile)",
+        "sum(d.events_by_pile)",
+        "sum(d.events_by_pile)",
+        "sum(d.events_by_pile)",
+    ],
     "simulate/vijayanagara/ai/chance.py": ["sum(n for n, _ in left)"],
     "simulate/vijayanagara/ai/encoding.py": ["sum(self.slot_sizes)"],
     "simulate/vijayanagara/game.py": [
