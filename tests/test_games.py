@@ -58,7 +58,7 @@ def test_the_tiny_game_runs_soaks_and_replays_at_each_seat_count(tmp_path, playe
     out = tmp_path / "run"
     result = invoke("run", "--game", TINY, "-n", "30", "-s", "4", "-j", "2",
                     "--set", f"setup.players={players}", "--strategy", "all=random",
-                    "--strategy", "P1=tests.tiny_game:Cautious", "--out", str(out),
+                    "--strategy", "P1=cautious", "--out", str(out),
                     "--no-report", "--trace")  # fmt: skip
     assert result.exit_code == 0, result.output
     man = json.loads((out / "manifest.json").read_text())
@@ -85,7 +85,7 @@ def test_the_tiny_game_soaks_with_its_invariants(tmp_path, players):
     variant.write_text(f'name = "n"\ndescription = "n seats"\n[setup]\nplayers = {players}\n')
     result = invoke("soak", "--game", TINY, "-n", "60", "-j", "2", "--variant", str(variant))
     assert result.exit_code == 0, result.output
-    assert "60 games (random, tests.tiny_game:Cautious), 0 failures" in result.output
+    assert "60 games (random, cautious), 0 failures" in result.output
 
 
 def test_a_broken_invariant_is_a_soak_failure_with_a_repro(monkeypatch):
@@ -118,3 +118,13 @@ def test_a_vijayanagara_study_keeps_the_run_id_it_had_before_games_were_named():
     # the run id digests the config: strategies, variants and every data file's sha256, so
     # folders written before the protocol resume as the same study (issue 65)
     assert Study.create(1, 11).run_id == "82d66526e0a23880"
+
+
+def test_each_game_names_its_own_strategies():
+    from strategies import registry
+
+    assert "cautious" in registry.known(TINY) and "cautious" not in registry.known()
+    assert "heuristic" in registry.known() and "heuristic" not in registry.known(TINY)
+    assert type(registry.make("bold", TINY)).__name__ == "Bold"
+    with pytest.raises(registry.UnknownStrategy, match="unknown strategy 'heuristic'"):
+        registry.make("heuristic", TINY)

@@ -76,7 +76,7 @@ def test_a_ladder_of_the_tiny_game_measures_each_seat(tmp_path, players):
     variant = tmp_path / "n.toml"
     variant.write_text(f'name = "n"\ndescription = "n seats"\n[setup]\nplayers = {players}\n')
     text = _play("ladder", "--game", TINY, "--variant", str(variant), "--field", "all=random",
-                 "--challenger", "tests.tiny_game:Bold", "--games", "20", "-j", "1",
+                 "--challenger", "bold", "--games", "20", "-j", "1",
                  "--out", str(out), "--quiet")  # fmt: skip
     gains = json.loads((out / "ladder.json").read_text())
     assert {g["faction"] for g in gains["records"]} == set(_seats(players))

@@ -7,6 +7,8 @@ from __future__ import annotations
 import difflib
 import functools
 import importlib
+import os
+import sys
 from importlib.metadata import entry_points
 
 from simulate.games.protocol import Game
@@ -44,7 +46,7 @@ def get(ref: str | None = None) -> Game:
         )
     module_name, _, attr = (target or ref).partition(":")
     try:
-        obj = getattr(importlib.import_module(module_name), attr)
+        obj = getattr(_imported(module_name, from_folder=target is None), attr)
     except (ImportError, AttributeError) as exc:
         raise UnknownGame(f"game {ref!r} does not load: {exc}") from None
     game = obj() if callable(obj) and not isinstance(obj, Game) else obj
@@ -53,3 +55,17 @@ def get(ref: str | None = None) -> Game:
     if not game.ref:
         game.ref = ref  # the name it is found by again, in a worker process
     return game
+
+
+def _imported(module_name: str, from_folder: bool) -> object:
+    """The module, from the installed packages or, for a ``module:OBJECT`` reference, from
+    the working folder too (as ``python -m`` finds it: ``--game tests.tiny_game:GAME`` from a
+    checkout); worker processes inherit the path."""
+    try:
+        return importlib.import_module(module_name)
+    except ImportError:
+        here = os.getcwd()
+        if not from_folder or here in sys.path:
+            raise
+        sys.path.insert(0, here)
+        return importlib.import_module(module_name)

@@ -152,14 +152,19 @@ class Pig(Game):
         return [Section("Lead changes", f"On average, {text}.")]
 
     def lineups(self) -> dict[str, str]:
-        return {
-            "default": "tests.tiny_game:Cautious",
-            "fast": "random",
-            "strong": "tests.tiny_game:Bold",
-        }
+        return {"default": "cautious", "fast": "random", "strong": "bold"}
 
     def strength_rungs(self) -> list[tuple[str, str]]:
-        return [("random", "random"), ("cautious", "tests.tiny_game:Cautious")]
+        return [("random", "random"), ("cautious", "cautious")]
+
+    def strategy_names(self) -> dict[str, str]:
+        return {"cautious": "tests.tiny_game:Cautious", "bold": "tests.tiny_game:Bold"}
+
+    def named_strategy(self, name: str) -> Any:
+        return {"cautious": Cautious, "bold": Bold}.get(name)
+
+    def strategy_words(self) -> dict[str, str]:
+        return {"cautious": "the cautious bots", "bold": "the bold bots"}
 
     def encoder(self, rules: R.Rules) -> Any:
         from .encoding import PigEncoder
