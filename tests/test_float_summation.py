@@ -53,6 +53,9 @@ INTEGER_SUMS = {
         "sum(d.events_by_pile)",
         "sum(d.events_by_pile)",
     ],
+    "simulate/pax_pamir/play.py": [  # blocks a card's icons place
+        'sum(i in (_icon(data, "army"), _icon(data, "road")) for i in info.icons)',
+    ],
     "simulate/vijayanagara/ai/chance.py": ["sum(n for n, _ in left)"],
     "simulate/vijayanagara/ai/encoding.py": ["sum(self.slot_sizes)"],
     "simulate/vijayanagara/game.py": [
