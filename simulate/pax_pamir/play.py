@@ -24,10 +24,6 @@ COMPONENT_LIMIT = (
     "take a piece of the required shape/color from anywhere in play, excluding any pieces "
     "placed this turn.' State does not record which pieces were placed this turn."
 )
-NO_SPIES = (
-    "RB p11 spy icon: 'Place one of your cylinders on a card in any player's court that matches "
-    "the played card's region.' State has no field for spies on court cards yet."
-)
 
 
 def road_options(data: PaxData, card: int) -> tuple[int, ...]:
@@ -68,8 +64,9 @@ def overthrow(data: PaxData, state: State, player: int, region: int) -> None:
 def discard_from_court(
     data: PaxData, state: State, player: int, card: int, pay_with: list[int]
 ) -> None:
-    """Discard ``card`` from ``player``'s court with what RB p8 says always follows: spies lost
-    (none are kept yet), two rupees repaid for a leveraged card, the Overthrow Rule.
+    """Discard ``card`` from ``player``'s court with what RB p8 says always follows: "Any spies
+    on the card are lost and returned to their owner's supply", two rupees repaid for a
+    leveraged card, the Overthrow Rule.
 
     RB p8: "For each rupee you cannot return, you must discard one card from your hand or court
     (not including this card, of course). If you have no cards left, no further payment is
@@ -77,6 +74,10 @@ def discard_from_court(
     """
     state.court[player].remove(card)
     state.discard.append(card)
+    for owner in range(state.players):  # the spies go home (RB p8)
+        at = state.spy_at(card, owner)
+        state.cylinders[owner] += state.spies[at]
+        state.spies[at] = 0
     info = data.court[card]
     if _icon(data, "leverage") in info.icons:
         owed = data.numbers.leverage_rupees
@@ -131,7 +132,13 @@ def _place_block(state: State, coalition: int, index: int, table: list[int]) -> 
 
 
 def _check_choices(
-    data: PaxData, state: State, player: int, card: int, side: int, roads: Sequence[int]
+    data: PaxData,
+    state: State,
+    player: int,
+    card: int,
+    side: int,
+    roads: Sequence[int],
+    spies: Sequence[int],
 ) -> None:
     """Reject an illegal play before anything moves."""
     if card not in state.hand[player] or card >= len(data.court):
@@ -146,8 +153,14 @@ def _check_choices(
     for border in roads:
         if border not in borders:
             raise ValueError(f"border {border} is not a border of the card's region")
-    if _icon(data, "spy") in icons:
-        raise NotImplementedError(NO_SPIES)
+    wanted = icons.count(_icon(data, "spy"))
+    if len(spies) != wanted:
+        raise ValueError(f"card {card} has {wanted} spy icons, {len(spies)} court cards given")
+    region = data.court[card].region
+    targets = {*spy_options(data, state, region), card}  # the played card, once in court
+    for target in spies:
+        if target not in targets:
+            raise ValueError(f"card {target} is not a court card of the played card's region")
 
 
 def play(
@@ -165,19 +178,19 @@ def play(
     Order, RB p11: the card joins the court; "If the card is a patriot that does not match your
     loyalty, discard all of your patriots and prizes, and remove any gifts. Then adjust your
     loyalty dial"; then "resolve each impact icon ... from top to bottom" (``CourtCard.icons``).
-    ``spies`` is reserved: a card with a spy icon raises NotImplementedError until ``State``
-    keeps spies.
+    ``spies``: a court card for each spy icon, in printed order (``spy_options``; the played
+    card itself is one once in court).
     """
-    _check_choices(data, state, player, card, side, roads)
+    _check_choices(data, state, player, card, side, roads, spies)
     info = data.court[card]
     change = info.patriot != NONE and info.patriot != state.loyalty[player]
     blocks = sum(i in (_icon(data, "army"), _icon(data, "road")) for i in info.icons)
-    tribes = info.icons.count(_icon(data, "tribe"))
+    tribes = info.icons.count(_icon(data, "tribe")) + info.icons.count(_icon(data, "spy"))
     coalition = info.patriot if change else state.loyalty[player]
     risky = change or state.blocks[coalition] < blocks or state.cylinders[player] < tribes
     backup = state.copy() if risky else None
     try:
-        _play(data, state, player, card, side, change, list(roads), list(pay_with))
+        _play(data, state, player, card, side, change, list(roads), list(spies), list(pay_with))
     except Exception:
         if backup is not None:
             _restore(state, backup)
@@ -192,6 +205,7 @@ def _play(
     side: int,
     change: bool,
     roads: list[int],
+    spies: list[int],
     pay_with: list[int],
 ) -> None:
     """The steps of ``play`` once its choices are checked."""
@@ -220,7 +234,16 @@ def _play(
             state.tribes[state.tribe_at(region, player)] += 1
         elif name == "leverage":  # "Take two rupees from the bank. This card is leveraged."
             state.rupees[player] += data.numbers.leverage_rupees
+        elif name == "spy":  # "Place one of your cylinders on a card in any player's court
+            # that matches the played card's region. This piece is now a spy."
+            target = spies.pop(0)
+            if target not in spy_options(data, state, region):
+                raise ValueError(f"card {target} is no longer a court card of the region")
+            if state.cylinders[player] == 0:
+                raise NotImplementedError(COMPONENT_LIMIT)
+            state.cylinders[player] -= 1
+            state.spies[state.spy_at(target, player)] += 1
         elif data.icon_suit[icon] != NONE:  # "Move the favored suit marker to the suit indicated."
             state.favored = data.icon_suit[icon]
         else:
-            raise NotImplementedError(NO_SPIES)
+            raise ValueError(f"impact icon {name!r} has no rule here")

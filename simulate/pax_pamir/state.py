@@ -40,10 +40,18 @@ class State:
         "checks_done",
         "turn",
         "placed",
+        "spies",
     )
 
     def __init__(
-        self, players: int, rows: int, columns: int, regions: int, borders: int, coalitions: int
+        self,
+        players: int,
+        rows: int,
+        columns: int,
+        regions: int,
+        borders: int,
+        coalitions: int,
+        cards: int = 0,
     ) -> None:
         """An empty table for ``players``; ``setup.new_state`` deals the game (RB p4 Setup)."""
         self.players = players
@@ -73,6 +81,9 @@ class State:
         self.turn = 0  # the active player (RB p4: the last to choose loyalty starts)
         # Card ids the active player placed a rupee on this turn: not purchasable (RB p10).
         self.placed: list[int] = []
+        # cylinders on court cards, by card id and player: "If a cylinder is placed on a card
+        # in a player's court, the cylinder is called a spy" (RB p2); ``cards``: court cards
+        self.spies = [0] * (cards * players)
 
     def copy(self) -> State:
         """An independent copy: list copies only (issue 66: a copy in microseconds)."""
@@ -98,6 +109,7 @@ class State:
         new.checks_done = self.checks_done
         new.turn = self.turn
         new.placed = self.placed[:]
+        new.spies = self.spies[:]
         return new
 
     def canonical(self) -> tuple:
@@ -126,6 +138,10 @@ class State:
     def army_at(self, region: int, coalition: int) -> int:
         """Index into ``armies`` for a region and coalition."""
         return region * len(self.blocks) + coalition
+
+    def spy_at(self, card: int, player: int) -> int:
+        """The index in ``spies`` of ``player``'s spies on court card ``card``."""
+        return card * self.players + player
 
     def tribe_at(self, region: int, player: int) -> int:
         """Index into ``tribes`` for a region and player."""

@@ -148,13 +148,45 @@ def test_spy_targets_are_court_cards_of_the_region(data, state):
     assert P.spy_options(data, state, region(data, "punjab")) == [lahore]
 
 
-def test_spy_icon_is_not_yet_placed_and_nothing_moves(data, state):
-    """RB p11 spy icon: the state keeps no spies yet, so the play is refused untouched."""
+def test_a_spy_icon_places_a_cylinder_on_the_chosen_court_card(data, state):
+    """RB p11: "Place one of your cylinders on a card in any player's court that matches the
+    played card's region. This piece is now a spy." The played card itself is one such card."""
     (lal,) = in_hand(data, state, 0, "Mohan Lal")  # [spy, spy, spy]
+    mine = data.court[lal].region
+    other = next(c for c in range(len(data.court)) if data.court[c].region == mine and c != lal)
+    state.court[1].append(other)
+    cylinders = state.cylinders[0]
+    P.play(data, state, 0, lal, P.RIGHT, spies=[other, other, lal])
+    assert state.spies[state.spy_at(other, 0)] == 2 and state.spies[state.spy_at(lal, 0)] == 1
+    assert state.cylinders[0] == cylinders - 3
+
+
+def test_a_spy_must_go_on_a_court_card_of_the_region_and_one_per_icon(data, state):
+    """RB p11: a spy goes on a card "that matches the played card's region"; nothing moves
+    when a target is wrong or one is missing."""
+    (lal,) = in_hand(data, state, 0, "Mohan Lal")
+    elsewhere = next(
+        c for c in range(len(data.court)) if data.court[c].region != data.court[lal].region
+    )
+    state.court[1].append(elsewhere)
     before = state.copy()
-    with pytest.raises(NotImplementedError, match="spies"):
-        P.play(data, state, 0, lal, P.RIGHT)
+    with pytest.raises(ValueError, match="region"):
+        P.play(data, state, 0, lal, P.RIGHT, spies=[lal, lal, elsewhere])
+    with pytest.raises(ValueError, match="3 spy icons, 2"):
+        P.play(data, state, 0, lal, P.RIGHT, spies=[lal, lal])
     assert state == before
+
+
+def test_spies_on_a_discarded_court_card_go_back_to_their_owners(data, state):
+    """RB p8 Discarding a Card in Your Court: "Any spies on the card are lost and returned to
+    their owner's supply"."""
+    target = card(data, "Bala Hissar")
+    state.court[1].append(target)
+    state.spies[state.spy_at(target, 0)] = 2
+    state.cylinders[0] -= 2
+    cylinders = state.cylinders[0]
+    P.discard_from_court(data, state, 1, target, [])
+    assert state.spies[state.spy_at(target, 0)] == 0 and state.cylinders[0] == cylinders + 2
 
 
 def test_an_empty_supply_stops_the_play_untouched(data, state):
@@ -251,13 +283,16 @@ def test_rb_p7_loyalty_change_example(data, state):
 def test_rb_p11_play_example_choices(data, state):
     """RB p11 PLAY EXAMPLE: Cati plays "Sikh Merchants in Lahore": "a road on either of the
     connections adjacent to Punjab", then "a spy on any court card associated with Punjab" (one
-    of Hope's), then two rupees. The choices the engine offers are those; the spy itself waits
-    for a spies field in the state."""
+    of Hope's), then two rupees. (The bribe before it waits for ruling, RB p7.)"""
     cati, hope = 1, 2
     hope_card = card(data, "Josiah Harlan")  # a Punjab card in Hope's court
     state.court[hope].append(hope_card)
     (lahore,) = in_hand(data, state, cati, "Sikh Merchants in Lahore")
     assert len(P.road_options(data, lahore)) == 2
     assert P.spy_options(data, state, region(data, "punjab")) == [hope_card]
-    with pytest.raises(NotImplementedError):
-        P.play(data, state, cati, lahore, P.RIGHT, roads=[P.road_options(data, lahore)[0]])
+    border = P.road_options(data, lahore)[0]
+    rupees = state.rupees[cati]
+    P.play(data, state, cati, lahore, P.RIGHT, roads=[border], spies=[hope_card])
+    assert state.roads[state.road_at(border, state.loyalty[cati])] == 1
+    assert state.spies[state.spy_at(hope_card, cati)] == 1
+    assert state.rupees[cati] == rupees + 2 and state.court[cati][-1] == lahore
