@@ -44,6 +44,10 @@ NOT_PLAYING = (
 # each reviewed as a sum of ints (counts, Prosperity, Cavalry, slot sizes), exact on every
 # Python. A new sum() lands here only as a sum of ints; a sum of floats is ordered_sum.
 INTEGER_SUMS = {
+    "simulate/pax_pamir/actions.py": ["sum(market.values())", "sum(players.values())"],  # rupees
+    "simulate/pax_pamir/cleanup.py": [  # stars: ranks of a suit's cards in a court
+        "sum(data.court[c].rank for c in state.court[player] if data.court[c].suit == s)",
+    ],
     "simulate/pax_pamir/cards.py": [  # counts of cards, events and checks, when loading
         "sum(card.ability != NONE for card in court)",
         "sum(d.dominance_checks_by_pile)",

@@ -1,8 +1,8 @@
 """Playing a court card from the hand (RB p11 Play), with the loyalty change a foreign patriot
 makes (RB p7 Loyalty), as pure functions over ``State`` (they change it in place).
 
-The bribe to the card region's ruler (RB p11) is settled by the caller before ``play``: ruling
-(RB p7) is not in the engine yet. Choices the engine cannot make alone are arguments, one per
+The bribe to the card region's ruler (RB p11) is settled by the caller before ``play``
+(``ruling.bribe``, ``pay_bribe``). Choices the engine cannot make alone are arguments, one per
 icon in printed order: ``roads`` (a border id per road icon, from ``road_options``) and
 ``spies`` (a court card id per spy icon, from ``spy_options``); ``pay_with`` names the cards
 discarded for rupees a leveraged card's discard cannot repay (RB p8). A play that raises leaves
