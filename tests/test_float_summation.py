@@ -45,6 +45,12 @@ NOT_PLAYING = (
 # Python. A new sum() lands here only as a sum of ints; a sum of floats is ordered_sum.
 INTEGER_SUMS = {
     "simulate/pax_pamir/actions.py": ["sum(market.values())", "sum(players.values())"],  # rupees
+    "simulate/pax_pamir/military.py": [  # pieces a battle removes
+        "sum(armies.values())",
+        "sum(roads.values())",
+        "sum(spies.values())",
+        "sum(tribes.values())",
+    ],
     "simulate/pax_pamir/cleanup.py": [  # stars: ranks of a suit's cards in a court
         "sum(data.court[c].rank for c in state.court[player] if data.court[c].suit == s)",
     ],
