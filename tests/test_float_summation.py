@@ -45,6 +45,10 @@ NOT_PLAYING = (
 # Python. A new sum() lands here only as a sum of ints; a sum of floats is ordered_sum.
 INTEGER_SUMS = {
     "simulate/pax_pamir/actions.py": ["sum(market.values())", "sum(players.values())"],  # rupees
+    "simulate/pax_pamir/dominance.py": [  # patriots counted; victory points of tied places
+        "sum( 1 for card in state.court[player] if data.court[card].patriot == state.loyalty[player] )",
+        "sum( points[i] * multiplier for i in range(place, place + len(group)) if i < len(points) )",
+    ],
     "simulate/pax_pamir/military.py": [  # pieces a battle removes
         "sum(armies.values())",
         "sum(roads.values())",
