@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from abc import ABC, abstractmethod
 from typing import Any
 
 import numpy as np
@@ -36,7 +37,7 @@ class NoEncoder(ValueError):
     """A game that gives the AI adapters no encoder (its message is one line)."""
 
 
-class GameEncoder:
+class GameEncoder(ABC):
     """The base of a game's encoder: ``encode`` is required, the rest has defaults that read a
     ``GenericStepper`` (a game with its own stepper overrides them)."""
 
@@ -55,10 +56,10 @@ class GameEncoder:
         self.rules = rules
         self.seats = tuple(game.seats(rules))
 
+    @abstractmethod
     def encode(self, view: Any, seat: int, decision: Any) -> np.ndarray:
         """The observation vector of ``seat`` at the pending ``decision`` (None: nothing is
         pending, the game is over)."""
-        raise NotImplementedError
 
     def check(self, decision: Any) -> int:
         """The Decision's option count, or TooManyOptions past ``actions``."""

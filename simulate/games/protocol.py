@@ -11,6 +11,7 @@ AI adapters, a tunable policy). A game registers itself in the entry-point group
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,8 +67,9 @@ class Section:
     figures: tuple[str, ...] = ()
 
 
-class Game:
-    """The base of every game: the required parts raise, the optional ones have defaults.
+class Game(ABC):
+    """The base of every game: the required parts are abstract, the optional ones have
+    defaults.
 
     Required: ``name``, ``title``, ``seats``, ``load_variant``, ``base_variant``,
     ``compile``, ``play``. Declared: ``score``/``length`` column names, ``game_columns``,
@@ -94,13 +96,13 @@ class Game:
     streams: tuple[str, ...] = ()  # the names of its seeded streams (simulate.seeds.streams)
 
     # -- required --------------------------------------------------------------------------
+    @abstractmethod
     def seats(self, rules: Any = None) -> tuple[str, ...]:
         """The seats in turn order under ``rules`` (a compiled variant; None: the base)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def load_variant(self, ref: str | Path | None) -> Any:
         """A checked variant (``simulate.variant_format.Variant``) by name, path or None (base)."""
-        raise NotImplementedError
 
     def base_variant(self) -> Any:
         return self.load_variant(None)
@@ -108,7 +110,9 @@ class Game:
     def variant_from_content(self, content: dict[str, Any], path: Path) -> Any:
         """A variant from parsed TOML read at ``path``, checked as a file is (``vsim tune``'s
         search file, its ``[search]`` table taken out)."""
-        raise NotImplementedError(f"game {self.name!r} reads no variant from content")
+        from simulate.errors import DataError
+
+        raise DataError(f"{path}: game {self.name!r} reads no variant from a search file")
 
     def variant_names(self) -> list[str]:
         """The built-in variants' names."""
@@ -118,10 +122,11 @@ class Game:
         """The folder of the built-in variants (a manifest names those by name)."""
         return None
 
+    @abstractmethod
     def compile(self, variant: Any) -> Any:
         """The compiled rules of a variant (cached per process by the batch layer)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def play(
         self,
         seed: int,
@@ -133,11 +138,12 @@ class Game:
         decision_timeout: float | None = None,
     ) -> Outcome:
         """Play one game from ``seed`` with one strategy instance per seat (in seat order)."""
-        raise NotImplementedError
 
     # -- optional --------------------------------------------------------------------------
     def check_invariants(self, ctx: Any) -> None:
-        """Raise when the position after an action breaks an invariant (``vsim soak``)."""
+        """Raise when the position after an action breaks an invariant (``vsim soak``); a game
+        that declares none has nothing to break."""
+        return None
 
     def data_dir(self) -> Path | None:
         """The folder of the data files the game reads (the manifest records each file's
