@@ -14,11 +14,6 @@ from simulate.pax_pamir.cards import NONE, PaxData, load, load_dir
 from simulate.pax_pamir.datafiles import DATA_DIR
 
 
-@pytest.fixture(scope="module")
-def data() -> PaxData:
-    return load()
-
-
 def by_name(data: PaxData, names: tuple[str, ...], ids) -> Counter:
     return Counter(names[i] for i in ids)
 

@@ -7,17 +7,12 @@ import random
 import pytest
 
 from simulate.pax_pamir import dominance as D
-from simulate.pax_pamir.cards import NONE, PaxData, load
+from simulate.pax_pamir.cards import NONE, PaxData
 from simulate.pax_pamir.setup import new_state
 from simulate.pax_pamir.state import State
 
 AFGHAN, BRITISH, RUSSIAN = 0, 1, 2
 CATI, BLAKE, HOPE = 0, 1, 2
-
-
-@pytest.fixture(scope="module")
-def data() -> PaxData:
-    return load()
 
 
 @pytest.fixture

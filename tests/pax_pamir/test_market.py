@@ -7,16 +7,11 @@ import random
 import pytest
 
 from simulate.pax_pamir import market as M
-from simulate.pax_pamir.cards import PaxData, load
+from simulate.pax_pamir.cards import PaxData
 from simulate.pax_pamir.setup import new_state
 from simulate.pax_pamir.state import EMPTY, State
 
 TOP, BOTTOM = 0, 1
-
-
-@pytest.fixture(scope="module")
-def data() -> PaxData:
-    return load()
 
 
 @pytest.fixture

@@ -8,17 +8,13 @@ import pytest
 
 from simulate.pax_pamir import military as M
 from simulate.pax_pamir.actions import new_turn
-from simulate.pax_pamir.cards import PaxData, load
+from simulate.pax_pamir.cards import PaxData
 from simulate.pax_pamir.setup import new_state
 from simulate.pax_pamir.state import State
+from tests.pax_pamir.support import card, region
 
 AFGHAN, BRITISH, RUSSIAN = 0, 1, 2
 CATI, BROOKE, HOPE = 0, 1, 2
-
-
-@pytest.fixture(scope="module")
-def data() -> PaxData:
-    return load()
 
 
 @pytest.fixture
@@ -26,14 +22,6 @@ def state(data) -> State:
     s = new_state(data, 3, random.Random(4), loyalty=[BRITISH, AFGHAN, RUSSIAN])
     s.favored = data.suits.index("political")
     return s
-
-
-def card(data: PaxData, name: str) -> int:
-    return next(c.id for c in data.court if c.name == name)
-
-
-def region(data: PaxData, name: str) -> int:
-    return data.regions.index(name)
 
 
 def in_court(data: PaxData, state: State, player: int, *names: str) -> list[int]:

@@ -7,29 +7,17 @@ import random
 import pytest
 
 from simulate.pax_pamir import play as P
-from simulate.pax_pamir.cards import PaxData, load
+from simulate.pax_pamir.cards import PaxData
 from simulate.pax_pamir.setup import new_state
 from simulate.pax_pamir.state import State
+from tests.pax_pamir.support import card, region
 
 AFGHAN, BRITISH, RUSSIAN = 0, 1, 2
-
-
-@pytest.fixture(scope="module")
-def data() -> PaxData:
-    return load()
 
 
 @pytest.fixture
 def state(data) -> State:
     return new_state(data, 3, random.Random(4), loyalty=[AFGHAN, BRITISH, RUSSIAN])
-
-
-def card(data: PaxData, name: str) -> int:
-    return next(c.id for c in data.court if c.name == name)
-
-
-def region(data: PaxData, name: str) -> int:
-    return data.regions.index(name)
 
 
 def in_hand(data: PaxData, state: State, player: int, *names: str) -> list[int]:

@@ -7,29 +7,17 @@ import random
 import pytest
 
 from simulate.pax_pamir import ruling as R
-from simulate.pax_pamir.cards import NONE, PaxData, load
+from simulate.pax_pamir.cards import NONE
 from simulate.pax_pamir.setup import new_state
 from simulate.pax_pamir.state import State
+from tests.pax_pamir.support import card, region
 
 AFGHAN, BRITISH, RUSSIAN = 0, 1, 2
-
-
-@pytest.fixture(scope="module")
-def data() -> PaxData:
-    return load()
 
 
 @pytest.fixture
 def state(data) -> State:
     return new_state(data, 3, random.Random(4), loyalty=[AFGHAN, BRITISH, RUSSIAN])
-
-
-def region(data: PaxData, name: str) -> int:
-    return data.regions.index(name)
-
-
-def card(data: PaxData, name: str) -> int:
-    return next(c.id for c in data.court if c.name == name)
 
 
 def put(state: State, where: int, tribes: dict[int, int], armies: dict[int, int]) -> None:

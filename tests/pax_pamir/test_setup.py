@@ -8,16 +8,11 @@ from collections import Counter
 
 import pytest
 
-from simulate.pax_pamir.cards import PaxData, load
+from simulate.pax_pamir.cards import PaxData
 from simulate.pax_pamir.setup import build_deck, loyalty_order, new_state
 from simulate.pax_pamir.state import EMPTY
 
 PLAYERS = (2, 3, 4, 5)
-
-
-@pytest.fixture(scope="module")
-def data() -> PaxData:
-    return load()
 
 
 def kinds(data: PaxData, cards) -> Counter:
