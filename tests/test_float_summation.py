@@ -44,6 +44,20 @@ NOT_PLAYING = (
 # each reviewed as a sum of ints (counts, Prosperity, Cavalry, slot sizes), exact on every
 # Python. A new sum() lands here only as a sum of ints; a sum of floats is ordered_sum.
 INTEGER_SUMS = {
+    "simulate/pax_pamir/invariants.py": [  # pieces, rupees, cards counted
+        "sum(st.armies[r * len(st.blocks) + c] for r in range(len(data.regions)))",
+        "sum(st.roads[b * len(st.blocks) + c] for b in range(len(data.borders)))",
+        "sum(st.spies[c * st.players + p] for c in range(len(data.court)))",
+        "sum(st.tribes[r * st.players + p] for r in range(len(data.regions)))",
+    ],
+    "strategies/pax_pamir/heuristic.py": [  # pieces, rupees, cards counted
+        "sum(A.vulnerable(data, st, p) for p in A.taxable(data, st, me, ruled))",
+        "sum(data.court[c].suit == s for c in court)",
+        "sum(st.armies[st.army_at(r, c)] for c in range(len(st.blocks)) if c != mine)",
+        "sum(st.armies[st.army_at(r, c)] for r in data.borders[b])",
+        "sum(st.market_rupees[s] for s, c in enumerate(st.market) if c != EMPTY)",
+        "sum(st.tribes[st.tribe_at(r, p)] for p in range(st.players) if p != self.me)",
+    ],
     "simulate/pax_pamir/actions.py": ["sum(market.values())", "sum(players.values())"],  # rupees
     "simulate/pax_pamir/dominance.py": [  # patriots counted; victory points of tied places
         "sum( 1 for card in state.court[player] if data.court[card].patriot == state.loyalty[player] )",

@@ -15,9 +15,23 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
+from . import lasting
 from .cards import PaxData
 from .cleanup import stars
-from .play import COMPONENT_LIMIT, _place_block
+from .market import keeps_rupees
+from .play import (
+    ARMY_UNIT,
+    GIFT_UNIT,
+    ROAD_UNIT,
+    Repay,
+    TakeFrom,
+    _restore,
+    location,
+    payer,
+    place_unit,
+    placeable,
+    unit_sources,
+)
 from .state import EMPTY, State
 
 
@@ -45,11 +59,27 @@ def _has_ability(data: PaxData, state: State, player: int, name: str) -> bool:
 def is_bonus(data: PaxData, state: State, card: int) -> bool:
     """RB p12 Bonus Actions: "Actions on cards matching the favored suit do not count against
     your turn's two-action limit"; Savvy Operator and Irregulars "always count as the favored
-    suit" (cards.yaml special_abilities)."""
+    suit" (cards.yaml special_abilities); under New Tactics the buyer's "military court cards
+    count as favored (bonus actions)" (cards.yaml event_cards, RB p8 Card Precedence)."""
     if data.court[card].suit == state.favored:
         return True
     always = ("savvy_operator", "irregulars")
-    return any(card in data.ability_cards[data.abilities.index(a)] for a in always)
+    if any(card in data.ability_cards[data.abilities.index(a)] for a in always):
+        return True
+    if data.court[card].suit == data.suits.index("military"):
+        owner = next((p for p in range(state.players) if card in state.court[p]), -1)
+        return owner >= 0 and lasting.applies(data, state, "new_tactics", owner)
+    return False
+
+
+def refuses_bribes(data: PaxData, state: State, player: int) -> bool:
+    """Whether ``player`` owes no bribe now, to play a card or to use a hostage card: under
+    Courtly Manners, the buyer "may refuse to pay any bribe (to play a card or to use a hostage
+    card) and act anyway"; under Disregard for Customs "no bribes are paid by anyone"
+    (cards.yaml event_cards, until the next Dominance Check)."""
+    return lasting.applies(data, state, "courtly_manners", player) or lasting.active(
+        data, state, "disregard_for_customs"
+    )
 
 
 def hostage_holder(state: State, card: int, owner: int) -> int:
@@ -65,9 +95,12 @@ def hostage_holder(state: State, card: int, owner: int) -> int:
 
 def hostage_bribe(data: PaxData, state: State, player: int, card: int) -> int:
     """RB p12: "a bribe equal to the number of hostage-holding spies on the card"; none with
-    Civil Service Reforms ("you never pay hostage bribes", cards.yaml special_abilities)."""
+    Civil Service Reforms ("you never pay hostage bribes", cards.yaml special_abilities), nor
+    under Courtly Manners or Disregard for Customs (``refuses_bribes``)."""
     holder = hostage_holder(state, card, player)
     if holder < 0 or _has_ability(data, state, player, "civil_service_reforms"):
+        return 0
+    if refuses_bribes(data, state, player):
         return 0
     return state.spies[state.spy_at(card, holder)]
 
@@ -91,16 +124,18 @@ def cost_spaces(state: State, amount: int) -> list[int]:
     return order[:amount]
 
 
-def pay_action_cost(state: State, player: int, amount: int) -> None:
+def pay_action_cost(state: State, player: int, amount: int, data: PaxData | None = None) -> None:
     """Pay ``amount`` rupees of ``player`` to the market (RB p12 Action Costs). "Reminder: if
     you place a rupee on a market card for any reason, you may not purchase that card this
-    turn": each card paid joins ``state.placed``. Excess rupees leave the game."""
+    turn": each card paid joins ``state.placed``. Excess rupees leave the game, and with
+    ``data`` so does a rupee paid to Public Withdrawal (``market.keeps_rupees``)."""
     if state.rupees[player] < amount:
         raise ValueError(f"player {player} cannot pay {amount} rupees")
     state.rupees[player] -= amount
     for space in cost_spaces(state, amount):
-        state.market_rupees[space] += 1
         card = state.market[space]
+        if data is None or keeps_rupees(data, card):
+            state.market_rupees[space] += 1
         if card not in state.placed:
             state.placed.append(card)
 
@@ -214,25 +249,59 @@ def gift_cost(data: PaxData, state: State, player: int) -> int:
     return costs[taken] if taken < len(costs) else -1
 
 
-def gift(data: PaxData, state: State, turn: Turn, player: int, card: int, waived: int = 0) -> None:
+def gift(
+    data: PaxData,
+    state: State,
+    turn: Turn,
+    player: int,
+    card: int,
+    waived: int = 0,
+    take_from: TakeFrom | None = None,
+    pay_with: Sequence[int] | Repay = (),
+) -> None:
     """RB p13 Gift: "Place one of your cylinders on one of your empty gift spaces on your
-    loyalty dial ... The cost of this action is equal to the marked price of the gift placed"."""
+    loyalty dial ... The cost of this action is equal to the marked price of the gift placed".
+    With no cylinder in the supply one is taken from play (RB p8 Component Limits,
+    ``play.place_unit``: ``take_from``; a tribe taken may bring the Overthrow Rule, repaid from
+    ``pay_with``); with none to take, the gift is refused."""
     cost = gift_cost(data, state, player)
     if cost < 0:
         raise ValueError(f"player {player} has no empty gift space")
     bribe = _check_frame(data, state, turn, player, card, "gift", cost, waived)
-    if state.cylinders[player] == 0:
-        raise NotImplementedError(COMPONENT_LIMIT)
-    _open(data, state, turn, player, card, bribe)
-    pay_action_cost(state, player, cost)
-    state.cylinders[player] -= 1
-    state.gifts[player] += 1
+    here = location(state, GIFT_UNIT, player)
+    if state.cylinders[player] == 0 and not unit_sources(state, GIFT_UNIT, player, here):
+        raise ValueError(f"player {player} has no cylinder to place (RB p8 Component Limits)")
+    backup, used, left = state.copy(), turn.used[:], turn.actions_left
+    try:
+        _open(data, state, turn, player, card, bribe)
+        pay_action_cost(state, player, cost, data)
+        place_unit(data, state, GIFT_UNIT, player, player, take_from, payer(pay_with))
+    except Exception:
+        _restore(state, backup)
+        turn.used[:], turn.actions_left = used, left
+        raise
 
 
 def build_borders(data: PaxData, ruled: Collection[int]) -> list[int]:
     """Borders a build may take: "Roads may be placed on any adjacent borders" (RB p13), the
     borders of a region the actor rules."""
     return sorted({b for r in ruled for b in data.region_borders[r]})
+
+
+def build_limit(data: PaxData, state: State, player: int) -> int:
+    """The most blocks one build places: "up to three" (RB p13 Build), twice that under Nation
+    Building ("build actions place twice as many blocks for the same cost", cards.yaml)."""
+    top = data.numbers.build_max_blocks
+    return 2 * top if lasting.applies(data, state, "nation_building", player) else top
+
+
+def build_cost(data: PaxData, state: State, player: int, blocks: int) -> int:
+    """RB p13 Build: "two rupees per unit placed"; under Nation Building each unit paid places
+    two blocks. Reading: an odd last block costs a whole unit."""
+    per = data.numbers.build_cost_per_block
+    if lasting.applies(data, state, "nation_building", player):
+        return (blocks + 1) // 2 * per
+    return blocks * per
 
 
 def build(
@@ -245,15 +314,24 @@ def build(
     armies: Sequence[int] = (),
     roads: Sequence[int] = (),
     waived: int = 0,
+    take_from: TakeFrom | None = None,
+    extra_army: int = -1,
+    extra_road: int = -1,
 ) -> None:
     """RB p13 Build: "Place up to three armies and/or roads among any regions that you rule.
     Roads may be placed on any adjacent borders ... The cost of this action is equal to two
     rupees per unit placed." ``armies``: a region per army; ``roads``: a border per road; the
-    blocks are of the actor's loyalty. Reading: at least one block."""
-    n = data.numbers
+    blocks are of the actor's loyalty. Reading: at least one block.
+
+    Infrastructure (Civic Improvements): "after a build action, place one extra block in a
+    legal space, free" (cards.yaml): ``extra_army`` (a ruled region) or ``extra_road`` (a border
+    of one), reading: the holder's option. Blocks the supply lacks are taken from play (RB p8
+    Component Limits, ``play.place_unit``: ``take_from``); more than can be placed: refused.
+    """
     count = len(armies) + len(roads)
-    if not 1 <= count <= n.build_max_blocks:
-        raise ValueError(f"a build places 1 to {n.build_max_blocks} blocks, not {count}")
+    top = build_limit(data, state, player)
+    if not 1 <= count <= top:
+        raise ValueError(f"a build places 1 to {top} blocks, not {count}")
     for region in armies:
         if region not in ruled:
             raise ValueError(f"player {player} does not rule region {region}")
@@ -261,14 +339,36 @@ def build(
     for border in roads:
         if border not in borders:
             raise ValueError(f"border {border} is not a border of a region player rules")
-    cost = count * n.build_cost_per_block
+    extra = (extra_army >= 0) + (extra_road >= 0)
+    if extra:
+        if not _has_ability(data, state, player, "infrastructure"):
+            raise ValueError(f"player {player} holds no Infrastructure: no extra block")
+        if extra > 1:
+            raise ValueError("Infrastructure places one extra block, not two")
+        if extra_army >= 0 and extra_army not in ruled:
+            raise ValueError(f"player {player} does not rule region {extra_army}")
+        if extra_road >= 0 and extra_road not in borders:
+            raise ValueError(f"border {extra_road} is not a border of a region player rules")
+    cost = build_cost(data, state, player, count)
     bribe = _check_frame(data, state, turn, player, card, "build", cost, waived)
     coalition = state.loyalty[player]
-    if state.blocks[coalition] < count:
-        raise NotImplementedError(COMPONENT_LIMIT)
+    if placeable(state, ARMY_UNIT, coalition) < count + extra:
+        raise ValueError(f"coalition {coalition} has fewer than {count + extra} blocks to place")
+    backup = state.copy() if state.blocks[coalition] < count + extra else None
+    used, left = turn.used[:], turn.actions_left
     _open(data, state, turn, player, card, bribe)
-    pay_action_cost(state, player, cost)
-    for region in armies:
-        _place_block(state, coalition, state.army_at(region, coalition), state.armies)
-    for border in roads:
-        _place_block(state, coalition, state.road_at(border, coalition), state.roads)
+    pay_action_cost(state, player, cost, data)
+    places = [(ARMY_UNIT, state.army_at(r, coalition)) for r in armies]
+    places += [(ROAD_UNIT, state.road_at(b, coalition)) for b in roads]
+    if extra_army >= 0:
+        places.append((ARMY_UNIT, state.army_at(extra_army, coalition)))
+    if extra_road >= 0:
+        places.append((ROAD_UNIT, state.road_at(extra_road, coalition)))
+    try:
+        for kind, at in places:
+            place_unit(data, state, kind, coalition, at, take_from)
+    except Exception:
+        if backup is not None:
+            _restore(state, backup)
+            turn.used[:], turn.actions_left = used, left
+        raise

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .cards import PaxData
 from .market import discard_space, leftmost_events, refill
-from .play import discard_from_court
+from .play import Repay, discard_from_court, payer
 from .state import EMPTY, State
 
 
@@ -48,7 +48,7 @@ def discard_court_to_limit(
     state: State,
     player: int,
     discards: Sequence[int],
-    pay_with: Sequence[int] = (),
+    pay_with: Sequence[int] | Repay = (),
 ) -> None:
     """RB p9 Cleanup, first step: "if you have more cards than three plus the sum of the purple
     stars on cards in your court, discard cards in your court until you are within your limit."
@@ -59,7 +59,7 @@ def discard_court_to_limit(
     (``play.discard_from_court``: spies home, leverage repaid from ``pay_with``, overthrow).
     """
     backup = state.copy()
-    pay = list(pay_with)
+    pay = payer(pay_with)
     try:
         todo = list(discards)
         while len(state.court[player]) > court_limit(data, state, player):
@@ -122,7 +122,7 @@ def cleanup(
     player: int,
     court_discards: Sequence[int] = (),
     hand_discards: Sequence[int] = (),
-    pay_with: Sequence[int] = (),
+    pay_with: Sequence[int] | Repay = (),
 ) -> Cleanup:
     """The four steps of RB p9 Cleanup for ``player``, whose turn it was.
 

@@ -1,9 +1,10 @@
 """Dominance Checks, their scoring and the end of the game (RB p15 Dominance Checks, RB p9).
 
 ``check`` computes what a check does without touching the state; ``resolve`` applies it
-(points, the board's blocks back to the supply, ``checks_done``). Persistent events that last
-"until the next Dominance Check is resolved" (RB p10) are not stored yet, so nothing ends here.
-Wakhan, "loyal to all coalitions" (RB p18), is not handled.
+(points, the board's blocks back to the supply, ``checks_done``) and ends the events that last
+"until the next Dominance Check is resolved" (RB p10, ``State.lasting``); ``insurrection`` is
+the ability the engine applies after a check when the game goes on. Wakhan, "loyal to all
+coalitions" (RB p18), is not handled.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from . import lasting
 from .cards import PaxData
 from .cleanup import stars
+from .play import ARMY_UNIT, TakeFrom, _restore, place_unit
 from .state import State
 
 
@@ -41,10 +44,13 @@ def blocks_in_play(state: State) -> list[int]:
 def dominant_coalition(data: PaxData, state: State) -> int | None:
     """RB p15: "If a single coalition has the most blocks in play and at least four more than
     all other coalitions (uncombined), the Dominance Check is successful."  The lead is
-    ``numbers.dominance_lead``; None when no coalition dominates."""
+    ``numbers.dominance_lead``, or under Conflict Fatigue "a lead of 2 blocks, not 4"
+    (cards.yaml event_cards); None when no coalition dominates."""
     count = blocks_in_play(state)
     best = max(range(len(count)), key=count.__getitem__)
     lead = data.numbers.dominance_lead
+    if lasting.active(data, state, "conflict_fatigue"):
+        lead = lasting.CONFLICT_FATIGUE_LEAD
     if all(count[best] - n >= lead for c, n in enumerate(count) if c != best):
         return best
     return None
@@ -52,11 +58,21 @@ def dominant_coalition(data: PaxData, state: State) -> int | None:
 
 def influence(data: PaxData, state: State, player: int) -> int:
     """RB p15 (p7): "one influence point plus the sum of their gifts, prizes, and the number of
-    patriots in their court" (patriots of the player's loyalty: a foreign one changes it)."""
+    patriots in their court" (patriots of the player's loyalty: a foreign one changes it).
+    Until the next check (cards.yaml event_cards): Koh-i-noor Recovered, "each of your gifts is
+    worth 2 influence instead of 1"; Embarrassment of Riches, "gifts are worth no influence";
+    Rumor, "that player's patriots give no influence"."""
     patriots = sum(
         1 for card in state.court[player] if data.court[card].patriot == state.loyalty[player]
     )
-    return data.numbers.influence_base + state.gifts[player] + len(state.prizes[player]) + patriots
+    if lasting.applies(data, state, "rumor", player):
+        patriots = 0
+    gifts = state.gifts[player]
+    if lasting.active(data, state, "embarrassment_of_riches"):
+        gifts = 0
+    elif lasting.applies(data, state, "koh_i_noor_recovered", player):
+        gifts *= 2
+    return data.numbers.influence_base + gifts + len(state.prizes[player]) + patriots
 
 
 def cylinders_in_play(data: PaxData, state: State, player: int) -> int:
@@ -160,7 +176,8 @@ def check(data: PaxData, state: State, final: bool | None = None) -> CheckResult
 def resolve(data: PaxData, state: State, final: bool | None = None) -> CheckResult:
     """Resolve a Dominance Check on ``state`` (RB p15): points awarded, ``checks_done`` + 1,
     and after a successful check "Remove all coalition blocks from the board" (to the supply,
-    RB p2)."""
+    RB p2). Then the lasting events end: they last "until the next Dominance Check is
+    resolved" (RB p10, ``lasting.end_all``: the cards held for them to the discard pile)."""
     result = check(data, state, final)
     for p, v in enumerate(result.awarded):
         state.points[p] += v
@@ -170,4 +187,33 @@ def resolve(data: PaxData, state: State, final: bool | None = None) -> CheckResu
         state.armies = [0] * len(state.armies)
         state.roads = [0] * len(state.roads)
     state.checks_done += 1
+    lasting.end_all(data, state)
     return result
+
+
+def insurrection_holder(data: PaxData, state: State) -> int:
+    """The player whose court holds a card with Insurrection (cards.yaml special_abilities),
+    else -1."""
+    cards = data.ability_cards[data.abilities.index("insurrection")]
+    return next((p for p in range(state.players) if any(c in state.court[p] for c in cards)), -1)
+
+
+def insurrection(data: PaxData, state: State, take_from: TakeFrom | None = None) -> int:
+    """Insurrection: "after each Dominance Check (if the game goes on), place 2 Afghan armies in
+    Kabul" (cards.yaml; RB p8 Card Precedence), while a court holds its card; the engine calls
+    this after ``resolve`` when the game goes on. Blocks the supply lacks are taken from play
+    (RB p8 Component Limits, the holder's ``take_from``: the data's open point 3). Returns the
+    armies placed."""
+    if insurrection_holder(data, state) < 0:
+        return 0
+    afghan, kabul = data.coalitions.index("afghan"), data.regions.index("kabul")
+    backup = state.copy()
+    placed = 0
+    try:
+        for _ in range(2):  # "2 Afghan armies"
+            at = state.army_at(kabul, afghan)
+            placed += place_unit(data, state, ARMY_UNIT, afghan, at, take_from)
+    except Exception:
+        _restore(state, backup)
+        raise
+    return placed

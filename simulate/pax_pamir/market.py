@@ -7,7 +7,7 @@ by a discarded event stay on their space for the next card to take it.
 
 from __future__ import annotations
 
-from .cards import PaxData
+from .cards import NONE, PaxData
 from .state import EMPTY, State
 
 
@@ -29,10 +29,48 @@ def rupees_per_card(data: PaxData, state: State) -> int:
     return 1
 
 
-def cost(data: PaxData, state: State, column: int) -> int:
+def _holds(data: PaxData, state: State, player: int, ability: str) -> bool:
+    """Whether a card with special ability ``ability`` is in ``player``'s court (RB p8)."""
+    cards = data.ability_cards[data.abilities.index(ability)]
+    return any(c in state.court[player] for c in cards)
+
+
+def is_free(data: PaxData, state: State, player: int, card: int) -> bool:
+    """Whether ``player`` pays nothing for ``card`` (RB p8 Card Precedence, cards.yaml
+    special_abilities): Herat Influence "you pay nothing to purchase Herat cards", Persian
+    Influence "... Persia cards", Russian Influence "... Russian patriots"; court cards only."""
+    if player < 0 or card == EMPTY or is_event(data, card):
+        return False
+    info = data.court[card]
+    free = (
+        ("herat_influence", info.region == data.regions.index("herat")),
+        ("persian_influence", info.region == data.regions.index("persia")),
+        ("russian_influence", info.patriot == data.coalitions.index("russian")),
+    )
+    return any(match and _holds(data, state, player, a) for a, match in free)
+
+
+def cost(data: PaxData, state: State, column: int, row: int = -1, player: int = NONE) -> int:
     """A card's cost by its column: "The leftmost column is free, the next column costs one
-    rupee, then two, etc.", doubled when military is favored (RB p10 Purchase)."""
+    rupee, then two, etc.", doubled when military is favored (RB p10 Purchase); nothing for
+    ``player`` where a card of their court makes the card at ``row``, ``column`` free
+    (``is_free``; without ``row`` and ``player`` the column's price)."""
+    if row >= 0 and is_free(data, state, player, state.market[state.space(row, column)]):
+        return 0
     return column * rupees_per_card(data, state)
+
+
+def keeps_rupees(data: PaxData, card: int) -> bool:
+    """Whether rupees placed on ``card`` in the market stay there: not on Public Withdrawal,
+    whose "rupees placed on it in the market leave the game" (cards.yaml event_cards)."""
+    return card == EMPTY or not _is_withdrawal(data, card)
+
+
+def _is_withdrawal(data: PaxData, card: int) -> bool:
+    if not is_event(data, card) or card in data.dominance_checks:
+        return False
+    event = data.events[card - data.events[0].id]
+    return event.purchased.key == "public_withdrawal"
 
 
 def payment_spaces(state: State, row: int, column: int) -> list[int]:
@@ -53,12 +91,14 @@ def payment_spaces(state: State, row: int, column: int) -> list[int]:
 
 def can_buy(data: PaxData, state: State, player: int, row: int, column: int) -> bool:
     """A card is purchasable if it is there, the player can pay its cost, and the player has
-    not placed a rupee on it this turn ("you may not purchase that card this turn", RB p10)."""
+    not placed a rupee on it this turn ("you may not purchase that card this turn", RB p10);
+    Public Withdrawal "cannot be purchased" (cards.yaml event_cards)."""
     card = state.market[state.space(row, column)]
     return (
         card != EMPTY
         and card not in state.placed
-        and state.rupees[player] >= cost(data, state, column)
+        and not _is_withdrawal(data, card)
+        and state.rupees[player] >= cost(data, state, column, row, player)
     )
 
 
@@ -75,17 +115,20 @@ def purchasable(data: PaxData, state: State, player: int) -> list[int]:
 def buy(data: PaxData, state: State, player: int, row: int, column: int) -> int:
     """Purchase the card at ``row``, ``column`` for ``player`` and return its id (RB p10).
 
-    Pays the cost onto the cards to the left, marks them for this turn, takes the rupees on the
-    card, and adds a court card to the hand; events "never enter a player's hand" and are left
-    to the caller to resolve.
+    Pays the cost onto the cards to the left (nothing for a free card, ``is_free``; a rupee
+    paid to Public Withdrawal leaves the game), marks them for this turn, takes the rupees on
+    the card, and adds a court card to the hand; events "never enter a player's hand" and are
+    left to the caller to resolve (``events.resolve``, which puts the card where it goes).
     """
     if not can_buy(data, state, player, row, column):
         raise ValueError(f"player {player} may not purchase the card at ({row}, {column})")
     each = rupees_per_card(data, state)
-    for space in payment_spaces(state, row, column):
+    free = is_free(data, state, player, state.market[state.space(row, column)])
+    for space in [] if free else payment_spaces(state, row, column):
         state.rupees[player] -= each
-        state.market_rupees[space] += each
         card = state.market[space]
+        if keeps_rupees(data, card):
+            state.market_rupees[space] += each
         if card != EMPTY and card not in state.placed:
             state.placed.append(card)
     space = state.space(row, column)
@@ -100,8 +143,10 @@ def buy(data: PaxData, state: State, player: int, row: int, column: int) -> int:
 
 
 def end_turn(state: State) -> None:
-    """Forget which cards took the active player's rupees: the ban lasts "this turn" (RB p10)."""
+    """Forget which cards took the active player's rupees: the ban lasts "this turn" (RB p10);
+    and which units were placed "this turn" (RB p8 Component Limits)."""
     state.placed.clear()
+    state.placed_units.clear()
 
 
 def leftmost_events(data: PaxData, state: State) -> list[int]:
@@ -120,10 +165,11 @@ def discard_space(state: State, space: int) -> int:
     return card
 
 
-def slide_left(state: State) -> None:
+def slide_left(state: State, data: PaxData | None = None) -> None:
     """Move "all cards in that market row (along with their rupees) to their leftmost position.
     If a card moves into a space with rupees from a previously-discarded event card, those
-    rupees are placed on the new card taking that position" (RB p9 Cleanup, fourth step)."""
+    rupees are placed on the new card taking that position" (RB p9 Cleanup, fourth step).
+    With ``data``, rupees so placed on Public Withdrawal leave the game (``keeps_rupees``)."""
     for row in range(state.rows):
         first = state.space(row, 0)
         cards = state.market[first : first + state.columns]
@@ -134,6 +180,8 @@ def slide_left(state: State) -> None:
             card, carried = kept[c] if c < len(kept) else (EMPTY, 0)
             state.market[first + c] = card
             state.market_rupees[first + c] = left[c] + carried
+            if data is not None and not keeps_rupees(data, card):
+                state.market_rupees[first + c] = carried
 
 
 def refill(data: PaxData, state: State) -> int:
@@ -144,7 +192,7 @@ def refill(data: PaxData, state: State) -> int:
     is in the market (RB p9 Instability): the caller performs the check, discards both and
     calls ``refill`` again.
     """
-    slide_left(state)
+    slide_left(state, data)
     for column in range(state.columns):
         for row in range(state.rows):
             space = state.space(row, column)

@@ -7,6 +7,7 @@ ruler token" (RB p7), so the ruler is always the one ``ruler`` computes from the
 
 from __future__ import annotations
 
+from . import lasting
 from .cards import NONE, PaxData
 from .state import State
 
@@ -77,14 +78,19 @@ def bribe(
     play the card. If someone else is that region's ruler, you must pay a bribe of rupees to
     them that is equal to the number of the ruler's tribes in that region." ``rupees`` is 0
     (and ``ruler`` may still be named) where the player holds Charismatic Courtiers (the data's
-    ability) or ``no_bribes`` is set: the discarded event Disregard for Customs, "no bribes are
-    paid by anyone" until the next Dominance Check, which the state does not record yet.
+    ability), under the discarded event Disregard for Customs ("no bribes are paid by anyone"
+    until the next Dominance Check, ``State.lasting``; or ``no_bribes`` set), and for the buyer
+    of Courtly Manners, who "may refuse to pay any bribe ... and act anyway" (cards.yaml).
     """
     region = data.court[card].region
     who = ruler(state, region, unclaimed_armies)
     if who in (NONE, player):
         return NONE, 0
     if no_bribes or never_pays_bribes(data, state, player):
+        return who, 0
+    if lasting.active(data, state, "disregard_for_customs") or lasting.applies(
+        data, state, "courtly_manners", player
+    ):
         return who, 0
     return who, state.tribes[state.tribe_at(region, who)]
 

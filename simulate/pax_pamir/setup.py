@@ -91,6 +91,7 @@ def new_state(
         len(data.borders),
         len(data.coalitions),
         len(data.court),
+        len(data.events),
     )
     state.favored = n.favored_suit  # "place the favored suit marker ... next to the political suit"
     state.deck = build_deck(data, players, deck_rng)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 
 EMPTY = -1  # a vacant market space (RB p10 Purchase "vacant market spot")
+INACTIVE = -1  # a lasting event not in effect (``State.lasting``)
+ALL = -2  # a lasting event in effect for every player (``State.lasting``)
 
 
 class State:
@@ -41,6 +43,8 @@ class State:
         "turn",
         "placed",
         "spies",
+        "lasting",
+        "placed_units",
     )
 
     def __init__(
@@ -52,6 +56,7 @@ class State:
         borders: int,
         coalitions: int,
         cards: int = 0,
+        events: int = 0,
     ) -> None:
         """An empty table for ``players``; ``setup.new_state`` deals the game (RB p4 Setup)."""
         self.players = players
@@ -84,6 +89,15 @@ class State:
         # cylinders on court cards, by card id and player: "If a cylinder is placed on a card
         # in a player's court, the cylinder is called a spy" (RB p2); ``cards``: court cards
         self.spies = [0] * (cards * players)
+        # Events that last "until the next Dominance Check is resolved" (RB p10): two entries
+        # per event card (``events``), its purchased side then its discarded side, by event
+        # index; each the player it concerns, ``ALL`` for every player, ``NONE`` when inactive
+        # (``lasting.py``). A purchased card active here lies below its buyer's court or near
+        # the map, in no other list.
+        self.lasting = [INACTIVE] * (2 * events)
+        # Location codes (``play.location``) of the units placed this turn, one per unit: RB p8
+        # Component Limits takes a unit from play "excluding any pieces placed this turn".
+        self.placed_units: list[int] = []
 
     def copy(self) -> State:
         """An independent copy: list copies only (issue 66: a copy in microseconds)."""
@@ -110,6 +124,8 @@ class State:
         new.turn = self.turn
         new.placed = self.placed[:]
         new.spies = self.spies[:]
+        new.lasting = self.lasting[:]
+        new.placed_units = self.placed_units[:]
         return new
 
     def canonical(self) -> tuple:

@@ -301,3 +301,45 @@ def test_civil_service_reforms_pays_no_hostage_bribe(data, state):
     mine, _ = in_court(data, state, HOPE, "Lapis Lazuli Mine", "Ranjit Singh")
     state.spies[state.spy_at(mine, CATI)] = 2
     assert A.hostage_bribe(data, state, HOPE, mine) == 0
+
+
+# --- RB p8 Component Limits in gift and build ---------------------------------------------
+
+
+def test_gift_takes_a_cylinder_from_play_rb_p8(data, state):
+    """RB p8 Component Limits: a gift with no cylinder on the board takes one from play."""
+    (bank,) = in_court(data, state, CATI, "Bank")  # gift
+    state.rupees[CATI] = 2
+    state.cylinders[CATI] = 0
+    h = region(data, "herat")
+    state.tribes[state.tribe_at(h, CATI)] = 1
+    A.gift(data, state, A.new_turn(data), CATI, bank)
+    assert state.gifts[CATI] == 1 and state.tribes[state.tribe_at(h, CATI)] == 0
+
+
+def test_gift_without_any_cylinder_is_refused_rb_p8(data, state):
+    """RB p8 Component Limits, reading: no cylinder to take anywhere, no gift."""
+    (bank,) = in_court(data, state, CATI, "Bank")
+    state.rupees[CATI] = 2
+    state.cylinders[CATI] = 0
+    before = state.copy()
+    with pytest.raises(ValueError, match="Component Limits"):
+        A.gift(data, state, A.new_turn(data), CATI, bank)
+    assert state == before
+
+
+def test_build_takes_blocks_from_play_rb_p8(data, state):
+    """RB p8 Component Limits: a build's blocks the supply lacks come from play, not from the
+    blocks this build placed; more than can be placed is refused."""
+    (lenders,) = in_court(data, state, CATI, "Money Lenders")
+    state.rupees[CATI] = 20
+    k, p = region(data, "kabul"), region(data, "punjab")
+    state.blocks[BRITISH] = 1
+    state.armies[state.army_at(p, BRITISH)] = 1
+    before = state.copy()
+    with pytest.raises(ValueError, match="fewer than 3"):
+        A.build(data, state, A.new_turn(data), CATI, lenders, [k], armies=[k, k, k])
+    assert state == before
+    A.build(data, state, A.new_turn(data), CATI, lenders, [k], armies=[k, k])
+    assert state.armies[state.army_at(k, BRITISH)] == 2
+    assert state.armies[state.army_at(p, BRITISH)] == 0

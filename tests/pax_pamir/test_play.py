@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from simulate.pax_pamir import market
 from simulate.pax_pamir import play as P
 from simulate.pax_pamir.cards import PaxData
 from simulate.pax_pamir.setup import new_state
@@ -177,15 +178,79 @@ def test_spies_on_a_discarded_court_card_go_back_to_their_owners(data, state):
     assert state.spies[state.spy_at(target, 0)] == 0 and state.cylinders[0] == cylinders + 2
 
 
-def test_an_empty_supply_stops_the_play_untouched(data, state):
-    """RB p8 Component Limits: taking a piece from play needs "pieces placed this turn",
-    which the state does not record: refused, and the state is as before."""
+def test_an_empty_supply_takes_blocks_from_play_rb_p8(data, state):
+    """RB p8 Component Limits: "If asked to place a unit and none remain in the supply, you must
+    take a piece of the required shape/color from anywhere in play, excluding any pieces
+    placed this turn."""
+    (ghazni,) = in_hand(data, state, 0, "City of Ghazni")  # road, road, road, army (Kabul)
+    p = region(data, "punjab")
+    state.blocks[AFGHAN] = 2
+    state.armies[state.army_at(p, AFGHAN)] = 2
+    P.play(data, state, 0, ghazni, P.RIGHT, roads=list(P.road_options(data, ghazni)[:3]))
+    k = region(data, "kabul")
+    assert state.armies[state.army_at(k, AFGHAN)] == 1
+    assert state.armies[state.army_at(p, AFGHAN)] == 0 and state.blocks[AFGHAN] == 0
+    assert len(state.placed_units) == 4
+
+
+def test_no_unit_to_take_places_nothing_rb_p8(data, state):
+    """RB p8 Component Limits, reading: with no unit in the supply nor in play but those placed
+    this turn, the placement does not happen."""
     (ghazni,) = in_hand(data, state, 0, "City of Ghazni")
     state.blocks[AFGHAN] = 2
-    before = state.copy()
-    with pytest.raises(NotImplementedError, match="Component Limits"):
-        P.play(data, state, 0, ghazni, P.RIGHT, roads=list(P.road_options(data, ghazni)[:3]))
-    assert state == before
+    P.play(data, state, 0, ghazni, P.RIGHT, roads=list(P.road_options(data, ghazni)[:3]))
+    k = region(data, "kabul")
+    placed = [state.roads[state.road_at(b, AFGHAN)] for b in P.road_options(data, ghazni)[:3]]
+    assert placed == [1, 1, 0] and state.armies[state.army_at(k, AFGHAN)] == 0
+
+
+def test_take_from_chooses_the_unit_and_may_convert_it_rb_p8(data, state):
+    """RB p8: "In taking and placing a piece this way, you may convert one type of unit to
+    another": the player's tribe becomes the spy (the rulebook's example)."""
+    (charles,) = in_hand(data, state, 0, "Charles Stoddart")  # spy, Kabul
+    h = region(data, "herat")
+    state.cylinders[0] = 0
+    state.tribes[state.tribe_at(h, 0)] = 1
+    state.gifts[0] = 1
+    tribe_code = P.location(state, P.TRIBE_UNIT, state.tribe_at(h, 0))
+    gift_code = P.location(state, P.GIFT_UNIT, 0)
+    offered = []
+
+    def pick(sources: tuple[int, ...]) -> int:
+        offered.append(sources)
+        return tribe_code
+
+    P.play(data, state, 0, charles, P.RIGHT, spies=[charles], take_from=pick)
+    assert offered == [(tribe_code, gift_code)]
+    assert state.tribes[state.tribe_at(h, 0)] == 0 and state.gifts[0] == 1
+    assert state.spies[state.spy_at(charles, 0)] == 1
+
+
+def test_units_placed_this_turn_are_no_source_until_the_turn_ends_rb_p8(data, state):
+    """RB p8: "excluding any pieces placed this turn"; ``market.end_turn`` ends the turn."""
+    k = region(data, "kabul")
+    state.blocks[AFGHAN] = 1
+    at = state.army_at(k, AFGHAN)
+    assert P.place_unit(data, state, P.ARMY_UNIT, AFGHAN, at)
+    road = state.road_at(0, AFGHAN)
+    assert P.unit_sources(state, P.ROAD_UNIT, AFGHAN) == ()
+    assert not P.place_unit(data, state, P.ROAD_UNIT, AFGHAN, road)
+    market.end_turn(state)
+    assert P.unit_sources(state, P.ROAD_UNIT, AFGHAN) == (P.location(state, P.ARMY_UNIT, at),)
+    assert P.place_unit(data, state, P.ROAD_UNIT, AFGHAN, road)
+    assert state.roads[road] == 1 and state.armies[at] == 0
+
+
+def test_a_tribe_taken_from_play_brings_the_overthrow_rule_rb_p8(data, state):
+    """RB p8 The Overthrow Rule: "if you lose your last tribe in a region, you must immediately
+    discard all political cards associated with that region from your court"."""
+    h = region(data, "herat")
+    state.court[0].append(card(data, "Hazara Chiefs"))  # Herat, political
+    state.cylinders[0] = 0
+    state.tribes[state.tribe_at(h, 0)] = 1
+    (charles,) = in_hand(data, state, 0, "Charles Stoddart")
+    P.play(data, state, 0, charles, P.RIGHT, spies=[charles])
+    assert card(data, "Hazara Chiefs") in state.discard
 
 
 # --- RB p11 patriots, RB p7 Loyalty ---------------------------------------------------------

@@ -1,0 +1,202 @@
+"""Pax Pamir (Second Edition) as a game of the toolkit's protocol (``simulate.games``): seats
+P1..Pn in turn order (``setup.players``), the columns of its records, its variants and data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from simulate.games.protocol import Column, Game, Outcome
+from simulate.seeds import streams
+
+from . import dominance
+from . import engine as E
+
+_I, _S = "int32", "string"
+CHECKS = 4  # the Dominance Checks of the deck (cards.yaml, RB p15)
+
+GAME_COLUMNS = (
+    Column("ending", _S, True, "early | final | stalled (RB p15 Early End, p9)", True),
+    Column("early_check", _I, doc="the check after which the game ended early (RB p15)"),
+    Column("checks", _I, True, "Dominance Checks resolved"),
+    *(
+        Column(f"check_{k}", _S, doc="the dominant coalition, or none (RB p15)", categorical=True)
+        for k in range(1, CHECKS + 1)
+    ),
+    Column("winner_loyalty", _S, doc="the winner's coalition at the end", categorical=True),
+    Column("start_loyalty", _S, True, "each seat's starting coalition, in seat order, '/'"),
+    Column("end_loyalty", _S, True, "each seat's coalition at the end, in seat order, '/'"),
+    Column("loyalty_changes", _I, True, "changes of loyalty over the game (RB p7)"),
+    Column("decisions", _I, True, "choices asked of the seats (single options aside)"),
+)
+STEP_COLUMNS = (
+    Column("turn", _I, False, "1-based turn number"),
+    Column("seat", _S, False, "the active seat"),
+    Column("purchases", _I, False, "cards purchased this turn (RB p10)"),
+    Column("plays", _I, False, "cards played this turn (RB p11)"),
+    Column("card_actions", _I, False, "card-based actions taken, bonus ones included (RB p12)"),
+    Column("rupees", _I, False, "the seat's rupees after cleanup"),
+    Column("points", _I, False, "the seat's victory points"),
+    Column("loyalty", _S, False, "the seat's coalition after the turn", True),
+    Column("favored", _S, False, "the favored suit after the turn", True),
+)
+
+
+@lru_cache(maxsize=1)
+def _data() -> Any:
+    from .cards import load
+
+    return load()
+
+
+class PaxPamir(Game):
+    name = "pax-pamir"
+    title = "Pax Pamir (Second Edition), 2-5 players (Wehrlegig Games, 2019)"
+    seat_word = "seat"
+    score = "points"
+    score_label = "victory points"
+    length = "turns"
+    length_label = "turns"
+    step_label = "turn"
+    game_columns = GAME_COLUMNS
+    step_columns = STEP_COLUMNS
+    step_key = ("turn",)
+    step_score = "points"
+    rule_refs = {"score": "RB p15", "tiebreak": "RB p9 Game End and Victory"}
+    ladder_held = (("rupees", "rupees"),)
+    streams = ("deck", "P1", "P2", "P3", "P4", "P5", "wakhan")
+
+    def seats(self, rules: Any = None) -> tuple[str, ...]:
+        return (rules or self.compile(self.base_variant())).seats
+
+    def load_variant(self, ref: str | Path | None) -> Any:
+        from .variants import FORMAT
+
+        return FORMAT.load(ref)
+
+    def variant_from_content(self, content: dict[str, Any], path: Path) -> Any:
+        from .variants import FORMAT
+
+        return FORMAT.from_content(content, path)
+
+    def variant_names(self) -> list[str]:
+        from .variants import FORMAT
+
+        return [v.name for v in FORMAT.builtins()]
+
+    def variants_dir(self) -> Path:
+        from .variants import FORMAT
+
+        return FORMAT.folder
+
+    def data_dir(self) -> Path:
+        return Path(__file__).with_name("data")
+
+    def compile(self, variant: Any) -> E.Rules:
+        from .variants import compile_rules
+
+        return compile_rules(variant, _data())
+
+    def play(
+        self,
+        seed: int,
+        strategies: Sequence[Any],
+        rules: E.Rules,
+        *,
+        trace: bool = False,
+        on_action: Callable[[Any], None] | None = None,
+        decision_timeout: float | None = None,
+    ) -> Outcome:
+        ctx = run(seed, strategies, rules, trace=trace, on_action=on_action)
+        return outcome(seed, ctx)
+
+    def strategy_names(self) -> dict[str, str]:
+        return {"heuristic": "strategies.pax_pamir.heuristic:Heuristic (weights.toml)"}
+
+    def named_strategy(self, name: str) -> Any:
+        if name == "heuristic":
+            from strategies.pax_pamir.heuristic import Heuristic
+
+            return Heuristic
+        return None
+
+    def strategy_words(self) -> dict[str, str]:
+        return {"heuristic": "the heuristic bots", "random": "random play"}
+
+    def lineups(self) -> dict[str, str]:
+        return {"default": "heuristic", "fast": "heuristic", "strong": "heuristic"}
+
+    def strength_rungs(self) -> list[tuple[str, str]]:
+        return [("random", "random"), ("heuristic", "heuristic")]
+
+    def check_invariants(self, ctx: Any) -> None:
+        from .invariants import check
+
+        check(ctx)
+
+
+def run(
+    seed: int,
+    strategies: Sequence[Any],
+    rules: E.Rules,
+    trace: bool = False,
+    on_action: Callable[[Any], None] | None = None,
+) -> E.Context:
+    """One game from ``seed``: the deck from the ``deck`` stream, each seat's strategy given
+    its own stream (DESIGN: Randomness)."""
+    rngs = streams(seed, PaxPamir.streams)
+    if len(strategies) != rules.players:
+        raise ValueError(f"{rules.players} seats need {rules.players} strategies")
+    for name, agent in zip(rules.seats, strategies, strict=True):
+        agent.new_game(name, rngs[name], rules)
+    ctx = E.new_game(rules, rngs, strategies, trace=trace, on_action=on_action)
+    return E.play_game(ctx)
+
+
+def tiebreak(ctx: E.Context) -> str:
+    """How the winner was decided: ``none`` (early end or most points alone), ``red_stars``,
+    ``rupees`` (RB p9), ``unresolved`` (the chopan kebab)."""
+    if ctx.winner is None:
+        return "unresolved"
+    st = ctx.state
+    best = max(st.points)
+    tied = [p for p in range(st.players) if st.points[p] == best]
+    if ctx.ending == "early" or len(tied) == 1:
+        return "none"
+    stars = [dominance.red_stars(ctx.data, st, p) for p in tied]
+    return "red_stars" if stars.count(max(stars)) == 1 else "rupees"
+
+
+def outcome(seed: int, ctx: E.Context) -> Outcome:
+    data, st, seats = ctx.data, ctx.state, ctx.rules.seats
+    names = data.coalitions
+    checks = {
+        f"check_{k + 1}": (ctx.checks[k] if k < len(ctx.checks) else None) for k in range(CHECKS)
+    }
+    return Outcome(
+        seed=seed,
+        winner=None if ctx.winner is None else seats[ctx.winner],
+        scores=dict(zip(seats, st.points, strict=True)),
+        length=ctx.turns,
+        tiebreak=tiebreak(ctx),
+        state_digest=st.digest()[:16],
+        extra={
+            "ending": ctx.ending,
+            "early_check": ctx.early_check or None,
+            "checks": len(ctx.checks),
+            **checks,
+            "winner_loyalty": None if ctx.winner is None else names[st.loyalty[ctx.winner]],
+            "start_loyalty": "/".join(names[c] for c in ctx.start_loyalty),
+            "end_loyalty": "/".join(names[c] for c in st.loyalty),
+            "loyalty_changes": ctx.loyalty_changes,
+            "decisions": ctx.decisions,
+        },
+        steps=tuple(ctx.steps),
+        actions=None if ctx.log is None else tuple(ctx.log),
+    )
+
+
+GAME = PaxPamir()

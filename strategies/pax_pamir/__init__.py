@@ -1,0 +1,1 @@
+"""Pax Pamir's bots: the weighted ``heuristic`` (its weights in ``weights.toml``)."""
