@@ -62,6 +62,30 @@ INTEGER_SUMS = {
     "simulate/pax_pamir/dominance.py": [  # patriots counted; victory points of tied places
         "sum( 1 for card in state.court[player] if data.court[card].patriot == state.loyalty[player] )",
         "sum( points[i] * multiplier for i in range(place, place + len(group)) if i < len(points) )",
+        # Wakhan's prizes and patriots of a coalition counted (RB p16, p18)
+        "sum(1 for c in state.court[player] if data.court[c].patriot == coalition)",
+        "sum(1 for c in state.prizes[player] if data.court[c].prize == coalition)",
+    ],
+    "simulate/pax_pamir/wakhan/actions.py": [  # rupees she taxes
+        "sum(from_market.values())",
+        "sum(from_players.values())",
+    ],
+    "simulate/pax_pamir/wakhan/cleanup.py": [  # leveraged cards, spies counted
+        'sum(1 for c in cards if data.icons.index("leverage") in data.court[c].icons)',
+        "sum(state.spies[state.spy_at(card, p)] for p in range(state.players))",
+    ],
+    "simulate/pax_pamir/wakhan/military.py": [  # tribes, spies counted
+        "sum( trial.tribes[trial.tribe_at(region, p)] for p in range(trial.players) if p != player )",
+        "sum(state.spies[state.spy_at(c, p)] for p in range(state.players))",
+    ],
+    "simulate/pax_pamir/wakhan/priorities.py": [  # armies, tribes counted
+        "sum(armies)",
+        "sum(loss(r))",
+        "sum(tribes)",
+    ],
+    "simulate/pax_pamir/wakhan/radicalize.py": [  # icons, spies counted
+        "sum(1 for i in data.court[card].icons if data.icons[i] in names)",
+        "sum(state.spies[state.spy_at(c, player)] for c in range(len(data.court)))",
     ],
     "simulate/pax_pamir/military.py": [  # pieces a battle removes
         "sum(armies.values())",

@@ -140,7 +140,7 @@ def pay_action_cost(state: State, player: int, amount: int, data: PaxData | None
             state.placed.append(card)
 
 
-def _check_frame(
+def check_frame(
     data: PaxData,
     state: State,
     turn: Turn,
@@ -165,7 +165,9 @@ def _check_frame(
     return bribe
 
 
-def _open(data: PaxData, state: State, turn: Turn, player: int, card: int, bribe: int) -> None:
+def open_action(
+    data: PaxData, state: State, turn: Turn, player: int, card: int, bribe: int
+) -> None:
     """Spend the action and the card, and pay the hostage bribe (RB p12)."""
     if bribe:
         holder = hostage_holder(state, card, player)
@@ -174,6 +176,10 @@ def _open(data: PaxData, state: State, turn: Turn, player: int, card: int, bribe
     turn.used.append(card)
     if not is_bonus(data, state, card):
         turn.actions_left -= 1
+
+
+_check_frame = check_frame  # the former private names (``military`` imports them)
+_open = open_action
 
 
 def tax_shelter(data: PaxData, state: State, player: int) -> int:
@@ -217,7 +223,7 @@ def tax(
     only, not a vacant space's rupees); ``from_players``: player -> rupees taken."""
     market = dict(from_market or {})
     players = dict(from_players or {})
-    bribe = _check_frame(data, state, turn, player, card, "tax", 0, waived)
+    bribe = check_frame(data, state, turn, player, card, "tax", 0, waived)
     if any(n < 0 for n in (*market.values(), *players.values())):
         raise ValueError("rupees taken must not be negative")
     if sum(market.values()) + sum(players.values()) > data.court[card].rank:
@@ -231,7 +237,7 @@ def tax(
             raise ValueError(f"player {other} has no court card of a region player rules")
         if n > vulnerable(data, state, other):
             raise ValueError(f"player {other}'s rupees are sheltered (RB p13 Tax Shelter)")
-    _open(data, state, turn, player, card, bribe)
+    open_action(data, state, turn, player, card, bribe)
     for space, n in market.items():
         state.market_rupees[space] -= n
         state.rupees[player] += n
@@ -267,13 +273,13 @@ def gift(
     cost = gift_cost(data, state, player)
     if cost < 0:
         raise ValueError(f"player {player} has no empty gift space")
-    bribe = _check_frame(data, state, turn, player, card, "gift", cost, waived)
+    bribe = check_frame(data, state, turn, player, card, "gift", cost, waived)
     here = location(state, GIFT_UNIT, player)
     if state.cylinders[player] == 0 and not unit_sources(state, GIFT_UNIT, player, here):
         raise ValueError(f"player {player} has no cylinder to place (RB p8 Component Limits)")
     backup, used, left = state.copy(), turn.used[:], turn.actions_left
     try:
-        _open(data, state, turn, player, card, bribe)
+        open_action(data, state, turn, player, card, bribe)
         pay_action_cost(state, player, cost, data)
         place_unit(data, state, GIFT_UNIT, player, player, take_from, payer(pay_with))
     except Exception:
@@ -350,13 +356,13 @@ def build(
         if extra_road >= 0 and extra_road not in borders:
             raise ValueError(f"border {extra_road} is not a border of a region player rules")
     cost = build_cost(data, state, player, count)
-    bribe = _check_frame(data, state, turn, player, card, "build", cost, waived)
+    bribe = check_frame(data, state, turn, player, card, "build", cost, waived)
     coalition = state.loyalty[player]
     if placeable(state, ARMY_UNIT, coalition) < count + extra:
         raise ValueError(f"coalition {coalition} has fewer than {count + extra} blocks to place")
     backup = state.copy() if state.blocks[coalition] < count + extra else None
     used, left = turn.used[:], turn.actions_left
-    _open(data, state, turn, player, card, bribe)
+    open_action(data, state, turn, player, card, bribe)
     pay_action_cost(state, player, cost, data)
     places = [(ARMY_UNIT, state.army_at(r, coalition)) for r in armies]
     places += [(ROAD_UNIT, state.road_at(b, coalition)) for b in roads]

@@ -139,6 +139,49 @@ class PaxData:
     confidence: tuple[tuple[str, str], ...]  # ("file: section", mark)
     digests: tuple[tuple[str, str], ...]  # (file, sha256)
     files: tuple[Any, ...] = field(compare=False, repr=False)  # the validated models
+    # Derived lookups for the engine's inner loops, computed from the fields above.
+    event_slots: dict[str, int] = field(init=False, compare=False, repr=False)
+    free_by: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+    withdrawal: int = field(init=False, compare=False, repr=False)
+    check_ids: frozenset[int] = field(init=False, compare=False, repr=False)
+    military: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        """The derived lookups: ``State.lasting``'s slot of each event side's key; for each
+        court card the ability cards whose holder buys it free (Herat, Persian and Russian
+        Influence, cards.yaml); the Public Withdrawal card; the Dominance Checks' ids."""
+        slots: dict[str, int] = {}
+        for i, event in enumerate(self.events):
+            slots.setdefault(event.purchased.key, 2 * i)
+            slots.setdefault(event.discarded.key, 2 * i + 1)
+        holders = {
+            ability: self.ability_cards[self.abilities.index(ability)]
+            for ability in ("herat_influence", "persian_influence", "russian_influence")
+            if ability in self.abilities
+        }
+
+        def frees(card: CourtCard) -> tuple[int, ...]:
+            out: list[int] = []
+            if "herat" in self.regions and card.region == self.regions.index("herat"):
+                out += holders.get("herat_influence", ())
+            if "persia" in self.regions and card.region == self.regions.index("persia"):
+                out += holders.get("persian_influence", ())
+            if "russian" in self.coalitions and card.patriot == self.coalitions.index("russian"):
+                out += holders.get("russian_influence", ())
+            return tuple(out)
+
+        withdrawal = next(
+            (e.id for e in self.events if e.purchased.key == "public_withdrawal"), NONE
+        )
+        military = self.suits.index("military") if "military" in self.suits else NONE
+        for name, value in (
+            ("event_slots", slots),
+            ("free_by", tuple(frees(c) for c in self.court)),
+            ("withdrawal", withdrawal),
+            ("check_ids", frozenset(self.dominance_checks)),
+            ("military", military),
+        ):
+            object.__setattr__(self, name, value)
 
     @property
     def card_count(self) -> int:

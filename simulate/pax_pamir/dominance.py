@@ -3,8 +3,9 @@
 ``check`` computes what a check does without touching the state; ``resolve`` applies it
 (points, the board's blocks back to the supply, ``checks_done``) and ends the events that last
 "until the next Dominance Check is resolved" (RB p10, ``State.lasting``); ``insurrection`` is
-the ability the engine applies after a check when the game goes on. Wakhan, "loyal to all
-coalitions" (RB p18), is not handled.
+the ability the engine applies after a check when the game goes on. With Wakhan at seat
+``State.wakhan`` (-1 when none), RB p18: "Wakhan is loyal to all coalitions so she will be in
+the running no matter which coalition is dominant" (``check``, ``influence``).
 """
 
 from __future__ import annotations
@@ -56,15 +57,28 @@ def dominant_coalition(data: PaxData, state: State) -> int | None:
     return None
 
 
-def influence(data: PaxData, state: State, player: int) -> int:
+def influence(data: PaxData, state: State, player: int, coalition: int | None = None) -> int:
     """RB p15 (p7): "one influence point plus the sum of their gifts, prizes, and the number of
     patriots in their court" (patriots of the player's loyalty: a foreign one changes it).
     Until the next check (cards.yaml event_cards): Koh-i-noor Recovered, "each of your gifts is
     worth 2 influence instead of 1"; Embarrassment of Riches, "gifts are worth no influence";
-    Rumor, "that player's patriots give no influence"."""
-    patriots = sum(
-        1 for card in state.court[player] if data.court[card].patriot == state.loyalty[player]
-    )
+    Rumor, "that player's patriots give no influence".
+
+    ``coalition``: the coalition scored, for Wakhan's seat (``State.wakhan``) only, by default
+    her pragmatic loyalty; a player has influence in their loyalty's. Hers, RB p16: she "can
+    hold loyalty prizes and patriots belonging to different coalitions", so her prizes and
+    patriots of ``coalition`` count, and her gifts, RB p18: "this Gift will count as influence
+    in all three coalitions"."""
+    if player == state.wakhan:
+        if coalition is None:
+            coalition = state.loyalty[player]
+        prizes = sum(1 for c in state.prizes[player] if data.court[c].prize == coalition)
+        patriots = sum(1 for c in state.court[player] if data.court[c].patriot == coalition)
+    else:
+        prizes = len(state.prizes[player])
+        patriots = sum(
+            1 for card in state.court[player] if data.court[card].patriot == state.loyalty[player]
+        )
     if lasting.applies(data, state, "rumor", player):
         patriots = 0
     gifts = state.gifts[player]
@@ -72,7 +86,7 @@ def influence(data: PaxData, state: State, player: int) -> int:
         gifts = 0
     elif lasting.applies(data, state, "koh_i_noor_recovered", player):
         gifts *= 2
-    return data.numbers.influence_base + gifts + len(state.prizes[player]) + patriots
+    return data.numbers.influence_base + gifts + prizes + patriots
 
 
 def cylinders_in_play(data: PaxData, state: State, player: int) -> int:
@@ -147,7 +161,11 @@ def check(data: PaxData, state: State, final: bool | None = None) -> CheckResult
     """What the Dominance Check now resolving does (RB p15), the state untouched. ``final``:
     by default the deck's last check (``checks_done`` + 1 == the checks in the deck); the
     caller sets it for "If the final Dominance Check card was discarded in this way, the
-    Dominance Check will count as the final check" (RB p9 Instability)."""
+    Dominance Check will count as the final check" (RB p9 Instability). With Wakhan
+    (``State.wakhan``), RB p18: "Wakhan is loyal to all coalitions so she will be in the
+    running no matter which coalition is dominant": a successful check ranks her by her
+    ``influence`` in the dominant coalition; an unsuccessful one counts her cylinders in play
+    like anyone's."""
     n = data.numbers
     if final is None:
         final = state.checks_done + 1 >= len(data.dominance_checks)
@@ -155,8 +173,13 @@ def check(data: PaxData, state: State, final: bool | None = None) -> CheckResult
     coalition = dominant_coalition(data, state)
     players = range(state.players)
     if coalition is not None:
-        # RB p15 Successful Check: "Players loyal to the Dominant Coalition score".
-        scores = [(p, influence(data, state, p)) for p in players if state.loyalty[p] == coalition]
+        # RB p15 Successful Check: "Players loyal to the Dominant Coalition score"; RB p18
+        # Wakhan "will be in the running no matter which coalition is dominant".
+        scores = [
+            (p, influence(data, state, p, coalition))
+            for p in players
+            if p == state.wakhan or state.loyalty[p] == coalition
+        ]
         won = place_points(scores, n.success_points, multiplier)
     else:
         # RB p15 Unsuccessful Check: "based on the number of cylinders they have in play (even

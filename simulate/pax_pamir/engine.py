@@ -23,10 +23,12 @@ from . import actions as A
 from . import cleanup as C
 from . import dominance, events, market, military, play, ruling
 from . import options as O
+from .card_actions import card_action, settle
 from .cards import NONE, PaxData
 from .state import EMPTY, State
+from .view import HIDDEN, Decision, Observation, determinise, mask
 
-HIDDEN = -1  # a card the observer cannot see (another's hand, the deck)
+__all__ = ["HIDDEN", "Context", "Decision", "Observation", "Rules", "determinise", "mask"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,72 +40,7 @@ class Rules:
     seats: tuple[str, ...]
     max_turns: int  # a safety stop for a market nobody buys from (not a rule: ``stalled``)
     loyalty: tuple[int, ...] | None = None  # fixed starting loyalties, else each seat chooses
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """What a seat is asked: ``kind``, its legal ``options`` (small ints), the deciding seat's
-    name (``faction``, the field strategies read) and a ``context`` (the card concerned)."""
-
-    kind: str
-    faction: str
-    options: tuple[int, ...]
-    context: Any = None
-
-
-class Observation:
-    """What one seat sees (issue 66, hidden information): the board, the market, every court,
-    every player's rupees and hand size, its own hand; never another's hand cards or the
-    deck's order. ``state`` is a copy with those cards ``HIDDEN``, made when first read."""
-
-    __slots__ = ("data", "rules", "player", "seats", "_state", "_masked")
-
-    def __init__(self, rules: Rules, player: int, state: State) -> None:
-        self.data = rules.data
-        self.rules = rules
-        self.player = player
-        self.seats = rules.seats
-        self._state = state
-        self._masked: State | None = None
-
-    @property
-    def state(self) -> State:
-        if self._masked is None:
-            self._masked = mask(self._state, self.player)
-        return self._masked
-
-    def determinise(self, rng: random.Random) -> State:
-        """A full state consistent with what this seat sees: the unseen cards dealt at random
-        into the other hands and the deck (search bots, issue 66)."""
-        return determinise(self.data, self._state, self.player, rng)
-
-
-def mask(state: State, player: int) -> State:
-    """A copy of ``state`` with other hands and the deck ``HIDDEN`` (their sizes kept)."""
-    out = state.copy()
-    for p in range(state.players):
-        if p != player:
-            out.hand[p] = [HIDDEN] * len(out.hand[p])
-    out.deck = [HIDDEN] * len(out.deck)
-    return out
-
-
-def determinise(data: PaxData, state: State, player: int, rng: random.Random) -> State:
-    """Deal the cards ``player`` cannot see (other hands and the deck) again at random: a
-    Dominance Check never into a hand (they "never enter a player's hand", RB p10)."""
-    out = state.copy()
-    unseen = [c for p in range(state.players) if p != player for c in state.hand[p]]
-    unseen += state.deck
-    court = [c for c in unseen if not market.is_event(data, c)]
-    rng.shuffle(court)
-    for p in range(state.players):
-        if p != player:
-            k = len(state.hand[p])
-            out.hand[p], court = court[:k], court[k:]
-    rest = court + [c for c in unseen if market.is_event(data, c)]
-    rng.shuffle(rest)
-    out.deck = rest
-    return out
+    wakhan: int = -1  # the seat Wakhan plays by the variant (``setup.wakhan``), else -1
 
 
 class Context:
@@ -137,6 +74,9 @@ class Context:
         self.steps: list[tuple] = []
         self.turn: A.Turn | None = None
         self.counts = [0, 0, 0]  # this turn's purchases, plays, card-based actions
+        self.wakhan = NONE  # the seat Wakhan plays (RB p16), if any
+        self.ws: Any = None  # her AI deck (``wakhan.WakhanState``)
+        self.wakhan_rng: random.Random | None = None
 
     # -- asking ----------------------------------------------------------------------------
     def ask(self, player: int, kind: str, options: Sequence[int], context: Any = None) -> int:
@@ -179,11 +119,33 @@ def new_game(rules: Rules, rngs: dict[str, random.Random], agents: Sequence[Any]
     state = new_state(data, n, rngs["deck"], loyalty=rules.loyalty or [0] * n)
     ctx = Context(rules, state, agents, **kw)
     ctx.dealt = frozenset([*state.deck, *(c for c in state.market if c != EMPTY)])
+    if rules.wakhan >= 0 and not getattr(agents[rules.wakhan], "is_wakhan", False):
+        from .wakhan_seat import WakhanSeat
+
+        agents = list(agents)
+        agents[rules.wakhan] = WakhanSeat()
+        agents[rules.wakhan].new_game(rules.seats[rules.wakhan], rngs["wakhan"], rules)
+        ctx.agents = tuple(agents)
+    seats = [i for i, a in enumerate(agents) if getattr(a, "is_wakhan", False)]
+    if len(seats) > 1:
+        raise ValueError("one seat at most plays Wakhan (RB p16)")
+    ctx.wakhan = w = seats[0] if seats else NONE
+    # RB p16: "Place Wakhan's pieces to the right of the player who chooses their loyalty
+    # last": with Wakhan in P1's seat, P2 chooses last; she never chooses (no loyalty dial).
+    order = [p for p in loyalty_order(n, (2 if w == 0 else 1) % n) if p != w]
     if rules.loyalty is None:
         coalitions = tuple(range(len(data.coalitions)))
         state.loyalty = [NONE] * n  # not chosen yet
-        for p in loyalty_order(n, 1 % n):
+        for p in order:
             state.loyalty[p] = ctx.ask(p, "loyalty", coalitions)
+    if w != NONE:
+        from . import wakhan
+
+        ctx.ws = wakhan.new_wakhan(data, rngs["wakhan"])
+        ctx.wakhan_rng = rngs["wakhan"]
+        agents[w].bind(ctx.ws)
+        wakhan.setup_changes(data, state, ctx.ws, w)  # her pragmatic loyalty (RB p16)
+        state.turn = 0  # P1 takes the first turn: Wakhan when she sits there (RB p16)
     ctx.start_loyalty = tuple(state.loyalty)
     return ctx
 
@@ -211,18 +173,38 @@ def take_turn(ctx: Context) -> None:
     """RB p9 Sequence of Play: up to two actions, bonus actions besides, then cleanup."""
     data, state = ctx.data, ctx.state
     p = state.turn
-    ctx.turn = turn = A.new_turn(data)
+    ctx.turn = A.new_turn(data)
     ctx.counts = [0, 0, 0]
-    refused: set[int] = set()
-    blackmail(ctx, p)
+    if p == ctx.wakhan:
+        wakhan_turn(ctx, p)
+    else:
+        blackmail(ctx, p)
+        actions(ctx, p, set())
+    finish_turn(ctx, p)
+
+
+def actions(ctx: Context, p: int, refused: set[int]) -> None:
+    """The turn's actions from where it stands (``ctx.turn``): the player's main choice until
+    they pass or have nothing left (RB p9). The "action" decision's context is the turn so far,
+    ``(actions left, cards used, options refused)``: a search bot resumes here from it."""
+    data, state, turn = ctx.data, ctx.state, ctx.turn
     while not ctx.over:
         opts = O.main_options(data, state, turn, p, refused)
-        choice = ctx.ask(p, "action", opts)
+        if len(opts) == 1:
+            return
+        context = (turn.actions_left, tuple(turn.used), tuple(sorted(refused)))
+        choice = ctx.ask(p, "action", opts, context)
         if choice == O.PASS:
-            break
+            return
         if not do(ctx, p, choice):
             refused.add(choice)
+        sync_wakhan(ctx)
         ctx.acted()
+
+
+def finish_turn(ctx: Context, p: int) -> None:
+    """Cleanup (RB p9), the end of the turn's purchase ban (RB p10) and the turn's record."""
+    data, state = ctx.data, ctx.state
     if not ctx.over:
         clean_up(ctx, p)
     market.end_turn(state)
@@ -296,24 +278,11 @@ def resolve_event(ctx: Context, p: int, card: int, purchased: bool) -> None:
     events.resolve(ctx.data, ctx.state, p, card, purchased, picks, ctx.repay)
 
 
-def _settle(ctx: Context, payer: int, to: int, owed: int, kind: str, extra: int = 0) -> int:
-    """A bribe as RB p11 prints it: the receiver asks 0..owed, the payer pays or declines.
-    Returns the rupees asked, or -1 when declined (or not affordable with ``extra`` more)."""
-    if owed <= 0:
-        return 0
-    asked = ctx.ask(to, f"{kind}_ask", tuple(range(owed + 1)))
-    if asked == 0:
-        return 0
-    if ctx.state.rupees[payer] < asked + extra:
-        return -1
-    return asked if ctx.ask(payer, f"{kind}_pay", (1, 0)) else -1
-
-
 def play_card(ctx: Context, p: int, card: int) -> bool:
     """RB p11 Play: the bribe, the court's end, the icons' choices, then ``play.play``."""
     data, state = ctx.data, ctx.state
     ruler, owed = ruling.bribe(data, state, p, card)
-    asked = _settle(ctx, p, ruler, owed, "bribe")
+    asked = settle(ctx, p, ruler, owed, "bribe")
     if asked < 0:
         return False
     if asked:
@@ -323,6 +292,7 @@ def play_card(ctx: Context, p: int, card: int) -> bool:
         side = ctx.ask(p, "side", (play.LEFT, play.RIGHT), card)
     n_roads, _ = O.play_needs(data, card)
     roads = [ctx.ask(p, "road", play.road_options(data, card), card) for _ in range(n_roads)]
+
     def spies(cards: tuple[int, ...]) -> int:  # asked as each spy icon resolves (RB p11)
         return ctx.ask(p, "spy", cards, card)
 
@@ -336,184 +306,18 @@ def play_card(ctx: Context, p: int, card: int) -> bool:
     return True
 
 
-def card_action(ctx: Context, p: int, card: int, name: str) -> bool:
-    """RB p12 Card-Based Actions: the hostage bribe first, then the action's own choices."""
-    data, state, turn = ctx.data, ctx.state, ctx.turn
-    owed = A.hostage_bribe(data, state, p, card)
-    holder = A.hostage_holder(state, card, p)
-    least = {"gift": A.gift_cost(data, state, p), "betray": data.numbers.betray_cost}
-    least["build"] = data.numbers.build_cost_per_block
-    asked = _settle(ctx, p, holder, owed, "hostage", least.get(name, 0))
-    if asked < 0:
-        return False
-    waived = owed - asked
-    budget = state.rupees[p] - asked
-    if name == "tax":
-        _tax(ctx, p, card, waived)
-    elif name == "gift":
-        A.gift(data, state, turn, p, card, waived, ctx.take_from(p), ctx.repay(p))
-    elif name == "build":
-        _build(ctx, p, card, waived, budget)
-    elif name == "move":
-        _move(ctx, p, card, waived)
-    elif name == "betray":
-        before = state.loyalty[p]
-        target = ctx.ask(p, "betray", military.betray_targets(data, state, p), card)
-        prize = data.court[target].prize != NONE and bool(ctx.ask(p, "prize", (1, 0), target))
-        owner = military.owner_of(state, target)
-        military.betray(
-            data, state, turn, p, card, target, prize, ctx.repay(owner), ctx.repay(p), waived
-        )
-        ctx.loyalty_changes += state.loyalty[p] != before
-    else:
-        _battle(ctx, p, card, waived)
-    ctx.counts[2] += 1
-    return True
-
-
-def _repeat(
-    ctx: Context,
-    p: int,
-    kind: str,
-    card: int,
-    most: int,
-    options: Callable[[], Sequence[int]],
-    on_pick: Callable[[int], None] | None = None,
-) -> list[int]:
-    """Up to ``most`` picks of a repeated choice, ``STOP`` offered after the first;
-    ``on_pick`` records each pick before the next options are computed."""
-    picks: list[int] = []
-    while len(picks) < most:
-        opts = tuple(options())
-        if not opts:
-            break
-        pick = ctx.ask(p, kind, (*opts, O.STOP) if picks else opts, card)
-        if pick == O.STOP:
-            break
-        picks.append(pick)
-        if on_pick is not None:
-            on_pick(pick)
-    return picks
-
-
-def _tax(ctx: Context, p: int, card: int, waived: int) -> None:
-    """RB p13 Tax: one rupee at a time, up to the card's rank."""
-    data, state = ctx.data, ctx.state
-    ruled = O.ruled_regions(data, state, p)
-    from_market: dict[int, int] = {}
-    from_players: dict[int, int] = {}
-
-    def take(pick: int) -> None:
-        if pick >= O.PLAYER_CODE:
-            who = pick - O.PLAYER_CODE
-            from_players[who] = from_players.get(who, 0) + 1
-        else:
-            from_market[pick] = from_market.get(pick, 0) + 1
-
-    _repeat(
-        ctx,
-        p,
-        "tax",
-        card,
-        data.court[card].rank,
-        lambda: O.tax_sources(data, state, p, ruled, from_market, from_players),
-        take,
-    )
-    A.tax(data, state, ctx.turn, p, card, ruled, from_market, from_players, waived)
-
-
-def _build(ctx: Context, p: int, card: int, waived: int, budget: int) -> None:
-    """RB p13 Build: up to three blocks, two rupees each, in ruled regions and their borders."""
-    data, state = ctx.data, ctx.state
-    ruled = O.ruled_regions(data, state, p)
-    top = A.build_limit(data, state, p)
-    most = max((k for k in range(top + 1) if A.build_cost(data, state, p, k) <= budget), default=0)
-    spots = O.build_spots(data, ruled)
-    picks = _repeat(ctx, p, "build", card, most, lambda: spots)
-    armies = [s for s in picks if s < O.ROAD_CODE]
-    roads = [s - O.ROAD_CODE for s in picks if s >= O.ROAD_CODE]
-    extra_army = extra_road = -1
-    if A._has_ability(data, state, p, "infrastructure"):  # "one extra block ..., free"
-        extra = ctx.ask(p, "infrastructure", (*spots, O.STOP), card)
-        if extra != O.STOP and extra >= O.ROAD_CODE:
-            extra_road = extra - O.ROAD_CODE
-        elif extra != O.STOP:
-            extra_army = extra
-    A.build(
-        data, state, ctx.turn, p, card, ruled, armies, roads, waived, ctx.take_from(p),
-        extra_army, extra_road,
-    )  # fmt: skip
-
-
-def _move(ctx: Context, p: int, card: int, waived: int) -> None:
-    """RB p13 Move: one step per rank, each seen by the next on a scratch copy."""
-    data, state = ctx.data, ctx.state
-    scratch = state.copy()
-    picks = _repeat(
-        ctx,
-        p,
-        "move",
-        card,
-        data.court[card].rank,
-        lambda: O.move_steps(data, scratch, p),
-        lambda pick: O.apply_step(scratch, p, O.decode_step(pick)),
-    )
-    moves = [O.decode_step(s) for s in picks]
-    military.move(data, state, ctx.turn, p, card, moves, waived, ctx.repay(p))
-
-
-def _battle(ctx: Context, p: int, card: int, waived: int) -> None:
-    """RB p14 Battle: the site, then one unit at a time up to the rank and one's own units."""
-    data, state = ctx.data, ctx.state
-    site = ctx.ask(p, "battle_site", O.battle_sites(data, state, p), card)
-    removed: dict[int, int] = {}
-
-    def take(pick: int) -> None:
-        removed[pick] = removed.get(pick, 0) + 1
-
-    room = O.battle_room(data, state, p, card, site)
-    _repeat(
-        ctx, p, "battle", card, room, lambda: O.battle_units(data, state, p, site, removed), take
-    )
-    if site >= O.CARD_SITE:
-        target = site - O.CARD_SITE
-        spies = {code - O.SPY_UNIT: n for code, n in removed.items()}
-        saved = _safe_houses(ctx, p, target, spies)
-        military.battle_card(data, state, ctx.turn, p, card, target, spies, waived, saved)
-        return
-    armies = {c: n for c, n in removed.items() if c < O.ROAD_UNIT}
-    roads = {
-        divmod(c - O.ROAD_UNIT, 4): n for c, n in removed.items() if O.ROAD_UNIT <= c < O.TRIBE_UNIT
-    }
-    tribes = {c - O.TRIBE_UNIT: n for c, n in removed.items() if c >= O.TRIBE_UNIT}
-    repay = {who: ctx.repay(who) for who in range(state.players)}
-    military.battle_region(
-        data, state, ctx.turn, p, card, site, armies, roads, tribes, waived, repay
-    )
-
-
-def _safe_houses(ctx: Context, p: int, target: int, spies: dict[int, int]) -> list[int]:
-    """Safe House: "when another player's battle removes your spy, you may put it on this
-    card instead of your supply" (cards.yaml): each removed spy's owner holding one decides,
-    spy by spy (never onto the battle's own card)."""
-    data, state = ctx.data, ctx.state
-    houses = data.ability_cards[data.abilities.index("safe_house")]
-    saved: list[int] = []
-    for owner, n in sorted(spies.items()):
-        mine = tuple(h for h in houses if h in state.court[owner] and h != target)
-        for _ in range(n if mine and owner != p else 0):
-            pick = ctx.ask(owner, "safe_house", (*mine, O.STOP), target)
-            if pick != O.STOP:
-                saved.append(pick)
-    return saved
-
-
-# -- cleanup and Dominance Checks ------------------------------------------------------------
-
-
 def clean_up(ctx: Context, p: int) -> None:
-    """RB p9 Cleanup's four steps, the discards chosen one at a time by the player."""
+    """RB p9 Cleanup's four steps, the discards chosen one at a time by the player (Wakhan's
+    by RB p18's order, ``wakhan.cleanup_discards``)."""
     data, state = ctx.data, ctx.state
+    if p == ctx.wakhan:
+        from . import wakhan
+
+        court, hand = wakhan.cleanup_discards(data, state, p)
+        lent = wakhan.leverage_grace(data, state, p, court)
+        state.rupees[p] += lent  # RB p16: no cards discarded for her leverage
+        C.discard_court_to_limit(data, state, p, court)
+        C.discard_hand_to_limit(data, state, p, hand)
     while len(state.court[p]) > C.court_limit(data, state, p):
         pick = ctx.ask(p, "court_discard", tuple(state.court[p]))
         play.discard_from_court(data, state, p, pick, ctx.repay(p))
@@ -543,6 +347,50 @@ def clean_up(ctx: Context, p: int) -> None:
         dominance_check(ctx, final=_last_check(data, state))
         if ctx.over:
             return
+
+
+def wakhan_turn(ctx: Context, p: int) -> None:
+    """Wakhan's turn by RB p16-p18 (``wakhan.take_turn``); the other players answer what she
+    asks of them (bribes, their picks in her events) as decisions, and the events she buys
+    are resolved here as anyone's."""
+    from . import wakhan
+
+    asks: dict[tuple[str, int, int], int] = {}
+
+    def demand(kind: str, player: int, asked: int) -> int:
+        """A player's ask of her, once per bribe a turn: her rules look at a bribe before
+        they act on it, and the answer stands (reading)."""
+        key = (kind, player, asked)
+        if key not in asks:
+            word = "bribe" if kind == "play" else kind
+            asks[key] = ctx.ask(player, f"{word}_ask", tuple(range(asked + 1)))
+        return asks[key]
+
+    def bought(card: int) -> bool:
+        if market.is_dominance_check(ctx.data, card):
+            dominance_check(ctx, final=_last_check(ctx.data, ctx.state))
+            ctx.state.discard.append(card)
+        else:
+            resolve_event(ctx, p, card, purchased=True)
+        return ctx.over
+
+    humans = wakhan.Humans(demand=demand, resolve_event=bought, choose=ctx.ask)
+    records = wakhan.take_turn(ctx.data, ctx.state, ctx.ws, p, ctx.wakhan_rng, humans)
+    for action, detail in records:
+        ctx.counts[0] += action == "radicalize"  # her purchase (RB p17 Radicalize)
+        ctx.counts[1] += action == "play"
+        ctx.counts[2] += action in ("tax", "gift", "build", "move", "betray", "battle")
+        if ctx.log is not None:
+            ctx.log.append((ctx.turns + 1, ctx.rules.seats[p], f"wakhan {action}", detail))
+
+
+def sync_wakhan(ctx: Context) -> None:
+    """Her pragmatic loyalty after another's loyalty may have changed: "always the leftmost
+    loyalty on the AI card that is not shared by any other player" (RB p16)."""
+    if ctx.wakhan != NONE:
+        from . import wakhan
+
+        wakhan.sync_loyalty(ctx.data, ctx.state, ctx.ws, ctx.wakhan)
 
 
 def dominance_check(ctx: Context, final: bool) -> None:

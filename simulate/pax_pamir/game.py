@@ -114,17 +114,36 @@ class PaxPamir(Game):
         return outcome(seed, ctx)
 
     def strategy_names(self) -> dict[str, str]:
-        return {"heuristic": "strategies.pax_pamir.heuristic:Heuristic (weights.toml)"}
+        return {
+            "heuristic": "strategies.pax_pamir.heuristic:Heuristic (weights.toml)",
+            "wakhan": "the rulebook's automated opponent, RB pp. 16-18 (simulate.pax_pamir.wakhan)",
+            "greedy": "strategies.pax_pamir.search:Greedy (samples=4): the turn's best end",
+            "mcts": "strategies.pax_pamir.search:MCTS (playouts=64, turns=0, c=0.7)",
+        }
 
     def named_strategy(self, name: str) -> Any:
         if name == "heuristic":
             from strategies.pax_pamir.heuristic import Heuristic
 
             return Heuristic
+        if name == "wakhan":
+            from .wakhan_seat import WakhanSeat
+
+            return WakhanSeat
+        if name in ("greedy", "mcts"):
+            from strategies.pax_pamir import search
+
+            return search.Greedy if name == "greedy" else search.MCTS
         return None
 
     def strategy_words(self) -> dict[str, str]:
-        return {"heuristic": "the heuristic bots", "random": "random play"}
+        return {
+            "heuristic": "the heuristic bots",
+            "random": "random play",
+            "wakhan": "Wakhan",
+            "greedy": "the greedy search bots",
+            "mcts": "the MCTS bots",
+        }
 
     def lineups(self) -> dict[str, str]:
         return {"default": "heuristic", "fast": "heuristic", "strong": "heuristic"}

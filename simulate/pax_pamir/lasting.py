@@ -16,12 +16,10 @@ CONFLICT_FATIGUE_LEAD = 2  # "the next Dominance Check needs a lead of 2 blocks,
 
 def slot(data: PaxData, key: str) -> int:
     """The index in ``State.lasting`` of the event side ``key`` names (cards.yaml ``key``)."""
-    for i, event in enumerate(data.events):
-        if event.purchased.key == key:
-            return 2 * i
-        if event.discarded.key == key:
-            return 2 * i + 1
-    raise ValueError(f"no event side is keyed {key!r}")
+    at = data.event_slots.get(key)
+    if at is None:
+        raise ValueError(f"no event side is keyed {key!r}")
+    return at
 
 
 def holder(data: PaxData, state: State, key: str) -> int:

@@ -18,36 +18,25 @@ def is_event(data: PaxData, card: int) -> bool:
 
 def is_dominance_check(data: PaxData, card: int) -> bool:
     """A Dominance Check event card (RB p15)."""
-    return card in data.dominance_checks
+    return card in data.check_ids
 
 
 def rupees_per_card(data: PaxData, state: State) -> int:
     """Rupees placed on each card to the left: one, or "two rupees on each card to the left of
     the purchased card" while military cards are favored (RB p10)."""
-    if data.suits[state.favored] == "military":
+    if state.favored == data.military:
         return data.numbers.military_cost_multiplier
     return 1
-
-
-def _holds(data: PaxData, state: State, player: int, ability: str) -> bool:
-    """Whether a card with special ability ``ability`` is in ``player``'s court (RB p8)."""
-    cards = data.ability_cards[data.abilities.index(ability)]
-    return any(c in state.court[player] for c in cards)
 
 
 def is_free(data: PaxData, state: State, player: int, card: int) -> bool:
     """Whether ``player`` pays nothing for ``card`` (RB p8 Card Precedence, cards.yaml
     special_abilities): Herat Influence "you pay nothing to purchase Herat cards", Persian
     Influence "... Persia cards", Russian Influence "... Russian patriots"; court cards only."""
-    if player < 0 or card == EMPTY or is_event(data, card):
+    if player < 0 or card == EMPTY or card >= len(data.court):
         return False
-    info = data.court[card]
-    free = (
-        ("herat_influence", info.region == data.regions.index("herat")),
-        ("persian_influence", info.region == data.regions.index("persia")),
-        ("russian_influence", info.patriot == data.coalitions.index("russian")),
-    )
-    return any(match and _holds(data, state, player, a) for a, match in free)
+    court = state.court[player]
+    return any(c in court for c in data.free_by[card])  # compiled in ``PaxData``
 
 
 def cost(data: PaxData, state: State, column: int, row: int = -1, player: int = NONE) -> int:
@@ -67,10 +56,7 @@ def keeps_rupees(data: PaxData, card: int) -> bool:
 
 
 def _is_withdrawal(data: PaxData, card: int) -> bool:
-    if not is_event(data, card) or card in data.dominance_checks:
-        return False
-    event = data.events[card - data.events[0].id]
-    return event.purchased.key == "public_withdrawal"
+    return card == data.withdrawal
 
 
 def payment_spaces(state: State, row: int, column: int) -> list[int]:
@@ -103,13 +89,19 @@ def can_buy(data: PaxData, state: State, player: int, row: int, column: int) -> 
 
 
 def purchasable(data: PaxData, state: State, player: int) -> list[int]:
-    """The market spaces ``player`` may buy from, in space order (RB p10 Purchase)."""
-    return [
-        state.space(r, c)
-        for r in range(state.rows)
-        for c in range(state.columns)
-        if can_buy(data, state, player, r, c)
-    ]
+    """The market spaces ``player`` may buy from, in space order (RB p10 Purchase): those
+    ``can_buy`` allows, computed in one pass."""
+    per, rupees, placed = rupees_per_card(data, state), state.rupees[player], state.placed
+    court, free_by, n = state.court[player], data.free_by, len(data.court)
+    out = []
+    for space, card in enumerate(state.market):
+        if card == EMPTY or card in placed or card == data.withdrawal:
+            continue
+        price = (space % state.columns) * per
+        if price > rupees and not (card < n and any(c in court for c in free_by[card])):
+            continue
+        out.append(space)
+    return out
 
 
 def buy(data: PaxData, state: State, player: int, row: int, column: int) -> int:

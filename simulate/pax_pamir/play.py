@@ -379,6 +379,28 @@ def play(
         raise
 
 
+def play_keeping_loyalty(
+    data: PaxData,
+    state: State,
+    player: int,
+    card: int,
+    side: int,
+    roads: Sequence[int] = (),
+    spies: Sequence[int] = (),
+    take_from: TakeFrom | None = None,
+) -> None:
+    """``play`` with no loyalty change, a foreign patriot included: for Wakhan, who "can hold
+    loyalty prizes and patriots belonging to different coalitions" (RB p16). Checked as
+    ``play``; the state restored if a step raises."""
+    _check_choices(data, state, player, card, side, roads, spies)
+    backup = state.copy()
+    try:
+        _play(data, state, player, card, side, False, list(roads), list(spies), [], take_from)
+    except Exception:
+        _restore(state, backup)
+        raise
+
+
 def _play(
     data: PaxData,
     state: State,

@@ -3,6 +3,9 @@
 Pure functions over ``State``: nothing here changes it except ``pay_bribe``. The ruler tokens
 are not stored: "If a player does rule a region, they should immediately take the associated
 ruler token" (RB p7), so the ruler is always the one ``ruler`` computes from the pieces.
+
+With Wakhan at seat ``State.wakhan`` (RB p16 Playing with Wakhan, -1 when none) her ruling
+pieces are counted as RB p16 says and no coalition is unclaimed: every caller gets it here.
 """
 
 from __future__ import annotations
@@ -16,12 +19,24 @@ def ruling_pieces(state: State, region: int, player: int) -> int:
     """``player``'s ruling pieces in ``region``: "Tribes and loyal armies are considered ruling
     pieces" (RB p7), i.e. their tribes there plus the armies of the coalition they are loyal to
     (the example: "one tribe and two Afghan armies loyal to you"). Two players loyal to the same
-    coalition both count its armies."""
+    coalition both count its armies. Wakhan's (``State.wakhan``): ``wakhan_ruling_pieces``."""
+    if player == state.wakhan:
+        return wakhan_ruling_pieces(state, region)
     coalition = state.loyalty[player]
     return (
         state.tribes[state.tribe_at(region, player)]
         + state.armies[state.army_at(region, coalition)]
     )
+
+
+def wakhan_ruling_pieces(state: State, region: int) -> int:
+    """Wakhan's ruling pieces in ``region`` (``State.wakhan``'s seat), RB p16: "Do not use
+    Wakhan's pragmatic loyalty to determine who rules in a region; instead, when assessing
+    whether Wakhan is competing for control of a region, count her tribes and only the most
+    numerous Armies of a single coalition in that region towards the number of her ruling
+    pieces" (a player's coalition included: its armies count for both)."""
+    armies = max(state.armies[state.army_at(region, c)] for c in range(len(state.blocks)))
+    return state.tribes[state.tribe_at(region, state.wakhan)] + armies
 
 
 def ruler(state: State, region: int, unclaimed_armies: bool = True) -> int:
@@ -33,10 +48,17 @@ def ruler(state: State, region: int, unclaimed_armies: bool = True) -> int:
     ``unclaimed_armies`` (the reading taken), the armies of each coalition no player is loyal
     to: "Armies belonging to enemy coalitions can prevent you from taking a ruler token, even
     if there are no enemy tribes." ``unclaimed_armies=False`` counts players only.
+
+    With Wakhan (``State.wakhan`` >= 0) the rivals are the players only, her ruling pieces by
+    ``wakhan_ruling_pieces``. Reading: RB p16 "Wakhan is effectively loyal to all coalitions",
+    so no coalition is unclaimed, and no single coalition's armies outnumber hers anyway.
     """
+    at = state.tribe_at(region, 0)
+    if not any(state.tribes[at : at + state.players]):
+        return NONE  # nobody has "at least one tribe"
     counts = [ruling_pieces(state, region, p) for p in range(state.players)]
     rivals = list(counts)
-    if unclaimed_armies:
+    if unclaimed_armies and state.wakhan < 0:
         for coalition in range(len(state.blocks)):
             if coalition not in state.loyalty:
                 rivals.append(state.armies[state.army_at(region, coalition)])
@@ -52,6 +74,11 @@ def rulers(state: State, unclaimed_armies: bool = True) -> list[int]:
     """The ruler of every region, by region id (``NONE`` where nobody rules), RB p7."""
     regions = len(state.tribes) // state.players
     return [ruler(state, r, unclaimed_armies) for r in range(regions)]
+
+
+def ruled_by(state: State, player: int, unclaimed_armies: bool = True) -> list[int]:
+    """The regions ``player`` rules (RB p7), by region id: the ``ruled`` of tax and build."""
+    return [r for r, who in enumerate(rulers(state, unclaimed_armies)) if who == player]
 
 
 def never_pays_bribes(data: PaxData, state: State, player: int) -> bool:
@@ -81,6 +108,8 @@ def bribe(
     ability), under the discarded event Disregard for Customs ("no bribes are paid by anyone"
     until the next Dominance Check, ``State.lasting``; or ``no_bribes`` set), and for the buyer
     of Courtly Manners, who "may refuse to pay any bribe ... and act anyway" (cards.yaml).
+    With Wakhan, ``ruler`` with her rules (RB p16): "Wakhan must pay all costs, including
+    bribes, just like a regular player", and a player pays her as any ruler.
     """
     region = data.court[card].region
     who = ruler(state, region, unclaimed_armies)

@@ -45,6 +45,7 @@ class State:
         "spies",
         "lasting",
         "placed_units",
+        "wakhan",
     )
 
     def __init__(
@@ -98,6 +99,9 @@ class State:
         # Location codes (``play.location``) of the units placed this turn, one per unit: RB p8
         # Component Limits takes a unit from play "excluding any pieces placed this turn".
         self.placed_units: list[int] = []
+        # The seat Wakhan, the automated opponent, plays (RB p16 Playing with Wakhan), -1 when
+        # none: ``ruling`` and ``dominance`` then apply her rules (RB p16 ruling, RB p18 scoring).
+        self.wakhan = -1
 
     def copy(self) -> State:
         """An independent copy: list copies only (issue 66: a copy in microseconds)."""
@@ -126,6 +130,7 @@ class State:
         new.spies = self.spies[:]
         new.lasting = self.lasting[:]
         new.placed_units = self.placed_units[:]
+        new.wakhan = self.wakhan
         return new
 
     def canonical(self) -> tuple:

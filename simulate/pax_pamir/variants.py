@@ -14,6 +14,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from simulate.errors import DataError
 from simulate.variant_format import Line, Section, Variant, VariantFormat, int_list
 
 from .cards import PaxData, load
@@ -32,6 +33,9 @@ class Setup(Section):
     """RB p4 Setup: the player count (the deck is 6 x (5 + players) + 10 cards)."""
 
     players: Annotated[int, Field(ge=2, le=5)] = None
+    # the seat played by Wakhan, the automated opponent (RB p16: "faced by one or two human
+    # players"; in larger games a variant), whatever strategy that seat is given
+    wakhan: Annotated[str, Field(pattern=r"^P[1-5]$")] = None
 
 
 class Numbers(Section):
@@ -90,4 +94,9 @@ def compile_rules(variant: Variant, data: PaxData | None = None) -> Rules:
     players = (content.get("setup") or {}).get("players") or DEFAULT_PLAYERS
     max_turns = (content.get("limits") or {}).get("max_turns") or DEFAULT_MAX_TURNS
     seats = tuple(f"P{i + 1}" for i in range(players))
-    return Rules(data, players, seats, max_turns)
+    wakhan = (content.get("setup") or {}).get("wakhan")
+    if wakhan is not None and wakhan not in seats:
+        raise DataError(f"{variant.label}: setup.wakhan: must be one of {', '.join(seats)}")
+    return Rules(
+        data, players, seats, max_turns, wakhan=-1 if wakhan is None else seats.index(wakhan)
+    )

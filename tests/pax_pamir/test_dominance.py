@@ -10,6 +10,7 @@ from simulate.pax_pamir import dominance as D
 from simulate.pax_pamir.cards import NONE, PaxData
 from simulate.pax_pamir.setup import new_state
 from simulate.pax_pamir.state import State
+from tests.pax_pamir.support import card
 
 AFGHAN, BRITISH, RUSSIAN = 0, 1, 2
 CATI, BLAKE, HOPE = 0, 1, 2
@@ -198,3 +199,42 @@ def test_rb15_examples_replayed(data, state):
     assert fourth.final and fourth.dominant is None
     assert fourth.awarded == (1, 6, 1)
     assert fourth.game_over and fourth.winner == BLAKE  # 9 against 6 and 1
+
+
+# --- RB p18 Dominance Checks and Victory, playing with Wakhan (``State.wakhan``) ------------
+
+
+def test_rb18_wakhan_is_in_the_running_whichever_coalition_dominates(data, state):
+    # RB p18: "Wakhan is loyal to all coalitions so she will be in the running no matter which
+    # coalition is dominant." Hope (British) plays Wakhan: a Russian check ranks her with Cati
+    # and Blake, her gifts counting ("this Gift will count as influence in all three
+    # coalitions", RB p18 Gift).
+    armies(state, RUSSIAN, 4)
+    state.gifts[HOPE] = 2
+    assert D.check(data, state).awarded == (4, 4, 0)  # Cati and Blake split 5 + 3
+    state.wakhan = HOPE
+    result = D.check(data, state)
+    assert result.dominant == RUSSIAN and result.awarded == (2, 2, 5)  # then split 3 + 1
+    assert D.resolve(data, state).awarded == (2, 2, 5) and state.points == [2, 2, 5]
+
+
+def test_rb16_wakhan_influence_counts_the_coalitions_prizes_and_patriots(data, state):
+    # RB p16: "Wakhan can hold loyalty prizes and patriots belonging to different coalitions":
+    # her influence in a coalition counts its prizes and patriots, by default in her
+    # pragmatic loyalty (Hope's British here).
+    state.prizes[HOPE] = [card(data, "Ghilzai Nomads"), card(data, "Josiah Harlan")]
+    state.court[HOPE] = [card(data, "Count Ivan Simonich")]  # a Russian patriot
+    assert D.influence(data, state, HOPE) == 3  # no Wakhan: both prizes, no British patriot
+    state.wakhan = HOPE
+    assert D.influence(data, state, HOPE, RUSSIAN) == 3
+    assert D.influence(data, state, HOPE, BRITISH) == 2
+    assert D.influence(data, state, HOPE) == 2
+
+
+def test_rb18_wakhan_scores_an_unsuccessful_check_like_anyone(data, state):
+    # RB p18: "Wakhan will claim VPs and victory just like a regular player": with no dominant
+    # coalition she ranks by her cylinders in play (RB p15).
+    in_play(data, state, HOPE, 2)
+    before = D.check(data, state)
+    state.wakhan = HOPE
+    assert D.check(data, state) == before and before.awarded == (0, 0, 3)

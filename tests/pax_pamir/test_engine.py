@@ -169,3 +169,37 @@ def test_the_heuristic_plays_whole_games_at_every_player_count():
         rules = rules_for(players)
         ctx = run(players, [Heuristic() for _ in range(players)], rules, on_action=check)
         assert ctx.over
+
+
+def test_wakhan_takes_the_first_turn_and_the_player_after_her_chooses_last():
+    """RB p16: "Place Wakhan's pieces to the right of the player who chooses their loyalty
+    last. Wakhan will take the first turn"; she "does not take a loyalty dial"."""
+    rules = GAME.compile(GAME.load_variant("wakhan-3"))
+    assert rules.wakhan == 0
+    agents = [RandomStrategy() for _ in range(3)]
+    ctx = run(5, agents, rules, trace=True)
+    loyalty = [a[1] for a in ctx.log if a[2] == "loyalty"]
+    assert loyalty == ["P3", "P2"]
+    assert ctx.log[len(loyalty)][1] == "P1" and ctx.log[len(loyalty)][2].startswith("wakhan")
+    assert ctx.over
+
+
+def test_a_seat_given_the_wakhan_strategy_plays_by_her_rules():
+    """Issue 66: Wakhan named like a strategy (``--strategy P1=wakhan``)."""
+    from strategies.registry import make
+
+    rules = rules_for(2)
+    agents = [make("wakhan", "pax-pamir"), RandomStrategy()]
+    ctx = run(2, agents, rules, trace=True, on_action=check)
+    assert ctx.wakhan == 0 and ctx.over
+    assert any(kind.startswith("wakhan") for _, seat, kind, _ in ctx.log if seat == "P1")
+    assert not any(kind == "action" for _, seat, kind, _ in ctx.log if seat == "P1")
+
+
+def test_the_wakhan_seat_must_be_a_seat_of_the_game():
+    """``setup.wakhan`` names one of the variant's seats (a one-line error otherwise)."""
+    from simulate.errors import DataError
+
+    variant = with_settings(GAME.base_variant(), [("setup.players", 2), ("setup.wakhan", "P3")])
+    with pytest.raises(DataError, match="setup.wakhan: must be one of P1, P2"):
+        GAME.compile(variant)

@@ -151,3 +151,42 @@ def test_a_bribe_may_be_waived_in_part_not_raised(data, state):
     assert state.rupees[0] == before[0] - 1
     with pytest.raises(ValueError):
         R.pay_bribe(state, 0, 2, 3, 2)
+
+
+# --- RB p16 Playing with Wakhan: her ruling pieces (``State.wakhan``) -----------------------
+
+
+def test_with_wakhan_she_counts_the_most_numerous_armies_rb_p16(data, state):
+    """RB p16: "Do not use Wakhan's pragmatic loyalty to determine who rules in a region;
+    instead, when assessing whether Wakhan is competing for control of a region, count her
+    tribes and only the most numerous Armies of a single coalition in that region towards the
+    number of her ruling pieces": with seat 0 hers, the two Russian armies count for her."""
+    kabul = region(data, "kabul")
+    put(state, kabul, {0: 1, 1: 1}, {BRITISH: 1, RUSSIAN: 2})
+    assert R.ruling_pieces(state, kabul, 0) == 1 and R.ruler(state, kabul) == NONE
+    state.wakhan = 0
+    assert R.ruling_pieces(state, kabul, 0) == 3
+    assert R.ruler(state, kabul) == 0 and R.rulers(state)[kabul] == 0
+    assert R.ruled_by(state, 0) == [kabul]
+    assert R.ruling_pieces(state, kabul, 1) == 2  # the others count as RB p7 says
+
+
+def test_with_wakhan_she_still_needs_a_tribe_rb_p16_p7(data, state):
+    """RB p7: "you must have at least one tribe", Wakhan too (RB p16 counts her pieces, it
+    gives her no ruler without a tribe)."""
+    kabul = region(data, "kabul")
+    put(state, kabul, {}, {AFGHAN: 3})
+    state.wakhan = 0
+    assert R.ruling_pieces(state, kabul, 0) == 3 and R.ruler(state, kabul) == NONE
+
+
+def test_a_player_bribes_wakhan_where_she_rules_rb_p16_p11(data, state):
+    """RB p16 "Wakhan must pay all costs, including bribes, just like a regular player", and she
+    is paid as any ruler: "a bribe of rupees ... equal to the number of the ruler's tribes in
+    that region" (RB p11), where her RB p16 count makes her the ruler."""
+    punjab = region(data, "punjab")
+    merchants = card(data, "Sikh Merchants in Lahore")
+    put(state, punjab, {2: 2}, {AFGHAN: 3})
+    assert R.bribe(data, state, 0, merchants) == (NONE, 0)
+    state.wakhan = 2
+    assert R.bribe(data, state, 0, merchants) == (2, 2)

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from simulate.pax_pamir import ruling
 from simulate.pax_pamir import wakhan as W
 from simulate.pax_pamir.cards import PaxData
 from simulate.pax_pamir.state import EMPTY, State
@@ -108,6 +109,23 @@ def test_setup_counts_wakhan_for_the_deck_and_she_goes_first(data, humans, size)
     assert state.rupees == [4] * (humans + 1)
     assert state.cylinders[W.WAKHAN] == data.numbers.usable_cylinders
     assert state.loyalty[W.WAKHAN] not in state.loyalty[1:]
+
+
+def test_setup_seats_her_in_the_state_for_the_shared_rules_rb_p16(data, game):
+    """RB p16 Playing with Wakhan: ``new_game`` names her seat in ``State.wakhan``, so that
+    ``ruling`` and ``dominance`` count her as RB p16 and p18 say for every caller (her copy
+    too); ``take_turn`` refuses a seat the state does not name."""
+    state, ws = game
+    assert state.wakhan == W.WAKHAN and state.copy().wakhan == W.WAKHAN
+    kabul = region(data, "kabul")
+    tribe(state, kabul, WAKHAN)
+    army(state, kabul, RUSSIAN, 2)  # Cati's coalition: two pieces of hers, three of Wakhan's
+    assert ruling.ruler(state, kabul) == WAKHAN == W.ruler_with_wakhan(state, kabul, WAKHAN)
+    state.wakhan = -1  # the former names still answer for a state that does not seat her
+    assert ruling.ruler(state, kabul) == -1
+    assert W.ruler_with_wakhan(state, kabul, WAKHAN) == WAKHAN and state.wakhan == -1
+    with pytest.raises(ValueError, match="state.wakhan"):
+        W.take_turn(data, state, ws, WAKHAN, random.Random(0))
 
 
 def test_setup_refuses_three_humans(data):
