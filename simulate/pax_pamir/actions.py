@@ -52,8 +52,7 @@ def new_turn(data: PaxData) -> Turn:
 
 def _has_ability(data: PaxData, state: State, player: int, name: str) -> bool:
     """Whether a card with special ability ``name`` is in ``player``'s court (RB p8)."""
-    cards = data.ability_cards[data.abilities.index(name)]
-    return any(c in state.court[player] for c in cards)
+    return not data.ability_sets[name].isdisjoint(state.court[player])
 
 
 def is_bonus(data: PaxData, state: State, card: int) -> bool:
@@ -63,10 +62,9 @@ def is_bonus(data: PaxData, state: State, card: int) -> bool:
     count as favored (bonus actions)" (cards.yaml event_cards, RB p8 Card Precedence)."""
     if data.court[card].suit == state.favored:
         return True
-    always = ("savvy_operator", "irregulars")
-    if any(card in data.ability_cards[data.abilities.index(a)] for a in always):
+    if card in data.always_favored:
         return True
-    if data.court[card].suit == data.suits.index("military"):
+    if data.court[card].suit == data.military:
         owner = next((p for p in range(state.players) if card in state.court[p]), -1)
         return owner >= 0 and lasting.applies(data, state, "new_tactics", owner)
     return False

@@ -189,7 +189,7 @@ def _safe_houses(ctx: Context, p: int, target: int, spies: dict[int, int]) -> li
     card instead of your supply" (cards.yaml): each removed spy's owner holding one decides,
     spy by spy (never onto the battle's own card)."""
     data, state = ctx.data, ctx.state
-    houses = data.ability_cards[data.abilities.index("safe_house")]
+    houses = data.ability_cards[data.ability_ids["safe_house"]]
     saved: list[int] = []
     for owner, n in sorted(spies.items()):
         mine = tuple(h for h in houses if h in state.court[owner] and h != target)

@@ -145,11 +145,17 @@ class PaxData:
     withdrawal: int = field(init=False, compare=False, repr=False)
     check_ids: frozenset[int] = field(init=False, compare=False, repr=False)
     military: int = field(init=False, compare=False, repr=False)
+    ability_ids: dict[str, int] = field(init=False, compare=False, repr=False)
+    ability_sets: dict[str, frozenset[int]] = field(init=False, compare=False, repr=False)
+    border_of: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+    always_favored: frozenset[int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         """The derived lookups: ``State.lasting``'s slot of each event side's key; for each
         court card the ability cards whose holder buys it free (Herat, Persian and Russian
-        Influence, cards.yaml); the Public Withdrawal card; the Dominance Checks' ids."""
+        Influence, cards.yaml); the Public Withdrawal card; the Dominance Checks' ids; each
+        ability's index; the border between two regions (``NONE`` if none); the cards that
+        "always count as the favored suit" (Savvy Operator, Irregulars)."""
         slots: dict[str, int] = {}
         for i, event in enumerate(self.events):
             slots.setdefault(event.purchased.key, 2 * i)
@@ -174,7 +180,21 @@ class PaxData:
             (e.id for e in self.events if e.purchased.key == "public_withdrawal"), NONE
         )
         military = self.suits.index("military") if "military" in self.suits else NONE
+        borders = [[NONE] * len(self.regions) for _ in self.regions]
+        for b, (x, y) in enumerate(self.borders):
+            borders[x][y] = borders[y][x] = b
+        ids = {name: i for i, name in enumerate(self.abilities)}
+        always = frozenset(
+            c
+            for a in ("savvy_operator", "irregulars")
+            if a in ids
+            for c in self.ability_cards[ids[a]]
+        )
         for name, value in (
+            ("ability_ids", ids),
+            ("ability_sets", {a: frozenset(self.ability_cards[i]) for a, i in ids.items()}),
+            ("border_of", tuple(tuple(row) for row in borders)),
+            ("always_favored", always),
             ("event_slots", slots),
             ("free_by", tuple(frees(c) for c in self.court)),
             ("withdrawal", withdrawal),

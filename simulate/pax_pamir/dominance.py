@@ -217,7 +217,7 @@ def resolve(data: PaxData, state: State, final: bool | None = None) -> CheckResu
 def insurrection_holder(data: PaxData, state: State) -> int:
     """The player whose court holds a card with Insurrection (cards.yaml special_abilities),
     else -1."""
-    cards = data.ability_cards[data.abilities.index("insurrection")]
+    cards = data.ability_cards[data.ability_ids["insurrection"]]
     return next((p for p in range(state.players) if any(c in state.court[p] for c in cards)), -1)
 
 

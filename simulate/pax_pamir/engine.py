@@ -227,7 +227,7 @@ def finish_turn(ctx: Context, p: int) -> None:
 def blackmail(ctx: Context, p: int) -> None:
     """Blackmail, "at the start of your turn" (cards.yaml special_abilities; RB p8)."""
     data, state = ctx.data, ctx.state
-    held = [c for c in data.ability_cards[data.abilities.index("blackmail")] if c in state.court[p]]
+    held = [c for c in data.ability_cards[data.ability_ids["blackmail"]] if c in state.court[p]]
     for _ in held:  # reading: one spy per Blackmail card a turn
         targets = military.blackmail_targets(data, state, p)
         if not targets:

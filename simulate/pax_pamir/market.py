@@ -162,9 +162,12 @@ def slide_left(state: State, data: PaxData | None = None) -> None:
     If a card moves into a space with rupees from a previously-discarded event card, those
     rupees are placed on the new card taking that position" (RB p9 Cleanup, fourth step).
     With ``data``, rupees so placed on Public Withdrawal leave the game (``keeps_rupees``)."""
+    withdrawal = NONE if data is None else data.withdrawal
     for row in range(state.rows):
         first = state.space(row, 0)
         cards = state.market[first : first + state.columns]
+        if EMPTY not in cards:
+            continue  # a full row does not move
         rupees = state.market_rupees[first : first + state.columns]
         kept = [(card, rupees[c]) for c, card in enumerate(cards) if card != EMPTY]
         left = [0 if card != EMPTY else rupees[c] for c, card in enumerate(cards)]
@@ -172,7 +175,7 @@ def slide_left(state: State, data: PaxData | None = None) -> None:
             card, carried = kept[c] if c < len(kept) else (EMPTY, 0)
             state.market[first + c] = card
             state.market_rupees[first + c] = left[c] + carried
-            if data is not None and not keeps_rupees(data, card):
+            if card == withdrawal and card != EMPTY:  # ``keeps_rupees``
                 state.market_rupees[first + c] = carried
 
 

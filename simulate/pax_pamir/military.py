@@ -134,7 +134,7 @@ def spy_steps(data: PaxData, state: State, player: int, card: int) -> set[int]:
 
 def border_between(data: PaxData, a: int, b: int) -> int:
     """The border id between regions ``a`` and ``b``, else -1 (RB p2 The Map)."""
-    return next((i for i, pair in enumerate(data.borders) if set(pair) == {a, b}), -1)
+    return data.border_of[a][b]  # compiled in ``PaxData``
 
 
 def move(
@@ -273,7 +273,7 @@ def battle_region(
             raise ValueError("RB p14: you cannot remove tribes of players sharing your loyalty")
         if n and any(
             data.court[c].region == region
-            for c in data.ability_cards[data.abilities.index("citadel")]
+            for c in data.ability_cards[data.ability_ids["citadel"]]
             if c in state.court[p]
         ):
             raise ValueError(f"player {p}'s tribes in region {region} are under a Citadel")
@@ -328,7 +328,7 @@ def battle_card(
             raise ValueError(f"player {p} has fewer than {n} spies on card {target}")
         if n and _has_ability(data, state, p, "indispensable_advisors"):
             raise ValueError(f"player {p}'s spies are protected by Indispensable Advisors")
-    houses = data.ability_cards[data.abilities.index("safe_house")]
+    houses = data.ability_cards[data.ability_ids["safe_house"]]
     kept: dict[int, int] = {}
     for house in saved:
         owner = owner_of(state, house) if house in houses else -1
@@ -357,7 +357,7 @@ def blackmail_targets(data: PaxData, state: State, player: int) -> list[int]:
     included."""
     regions = {
         data.court[c].region
-        for c in data.ability_cards[data.abilities.index("blackmail")]
+        for c in data.ability_cards[data.ability_ids["blackmail"]]
         if c in state.court[player]
     }
     return [

@@ -96,16 +96,21 @@ def usable(
         return cache["betray"]
     if name in cache:
         return cache[name]
-    if name in ("tax", "build") and "ruled" not in cache:
-        cache["ruled"] = ruled_regions(data, state, player)
-    if name == "tax":
-        found = bool(tax_sources(data, state, player, cache["ruled"], {}, {}))
-    elif name == "build":
-        found = bool(cache["ruled"]) and rupees >= data.numbers.build_cost_per_block
+    if name == "tax" and any(
+        r and state.market[s] != EMPTY for s, r in enumerate(state.market_rupees)
+    ):
+        found = True  # a market card with rupees: no need to know who rules (RB p13 Tax)
+    elif name in ("tax", "build"):
+        if "ruled" not in cache:
+            cache["ruled"] = ruled_regions(data, state, player)
+        if name == "tax":
+            found = bool(tax_sources(data, state, player, cache["ruled"], {}, {}))
+        else:
+            found = bool(cache["ruled"]) and rupees >= data.numbers.build_cost_per_block
     elif name == "move":
-        found = bool(move_steps(data, state, player))
+        found = _can_move(data, state, player)
     elif name == "battle":
-        found = bool(battle_sites(data, state, player))
+        found = _can_battle(data, state, player)
     else:
         raise ValueError(f"unknown action {name!r}")
     cache[name] = found
@@ -162,6 +167,22 @@ def move_steps(data: PaxData, state: State, player: int) -> list[int]:
         for to in sorted(military.spy_steps(data, state, player, card)):
             out.append(SPY_MOVE + card * 128 + to)
     return sorted(out)
+
+
+def _can_move(data: PaxData, state: State, player: int) -> bool:
+    """Whether ``move_steps`` has a step, found without listing them: a spy moves wherever the
+    court track has another card (``military.spy_steps``)."""
+    if sum(len(c) for c in state.court) >= 2 and _spied(state, player):
+        return True
+    return bool(move_steps(data, state, player))
+
+
+def _can_battle(data: PaxData, state: State, player: int) -> bool:
+    """Whether ``battle_sites`` has a site, stopping at the first."""
+    for r in range(len(data.regions)):
+        if _fighters(data, state, player, r) and battle_units(data, state, player, r, {}):
+            return True
+    return any(battle_units(data, state, player, CARD_SITE + c, {}) for c in _spied(state, player))
 
 
 def _spied(state: State, player: int) -> list[int]:
@@ -239,7 +260,7 @@ def battle_units(
             code = ROAD_UNIT + b * 4 + c
             if c != mine and state.roads[state.road_at(b, c)] > removed.get(code, 0):
                 out.append(code)
-    citadel = data.ability_cards[data.abilities.index("citadel")]
+    citadel = data.ability_cards[data.ability_ids["citadel"]]
     for p in range(state.players):
         if state.loyalty[p] == mine:
             continue

@@ -53,17 +53,23 @@ def ruler(state: State, region: int, unclaimed_armies: bool = True) -> int:
     ``wakhan_ruling_pieces``. Reading: RB p16 "Wakhan is effectively loyal to all coalitions",
     so no coalition is unclaimed, and no single coalition's armies outnumber hers anyway.
     """
-    at = state.tribe_at(region, 0)
-    if not any(state.tribes[at : at + state.players]):
+    n = state.players
+    tribes = state.tribes[region * n : region * n + n]
+    if not any(tribes):
         return NONE  # nobody has "at least one tribe"
-    counts = [ruling_pieces(state, region, p) for p in range(state.players)]
+    if state.wakhan < 0:  # ``ruling_pieces``, inlined: tribes plus loyal armies
+        width = len(state.blocks)
+        armies = state.armies[region * width : region * width + width]
+        counts = [tribes[p] + armies[state.loyalty[p]] for p in range(n)]
+    else:
+        counts = [ruling_pieces(state, region, p) for p in range(n)]
     rivals = list(counts)
     if unclaimed_armies and state.wakhan < 0:
         for coalition in range(len(state.blocks)):
             if coalition not in state.loyalty:
                 rivals.append(state.armies[state.army_at(region, coalition)])
     for player, mine in enumerate(counts):
-        if state.tribes[state.tribe_at(region, player)] == 0:
+        if tribes[player] == 0:
             continue  # "at least one tribe"
         if all(mine > other for i, other in enumerate(rivals) if i != player):
             return player
@@ -87,7 +93,7 @@ def never_pays_bribes(data: PaxData, state: State, player: int) -> bool:
     Precedence: such a card "always take[s] precedence over the rules" while in your court."""
     if "charismatic_courtiers" not in data.abilities:
         return False
-    cards = data.ability_cards[data.abilities.index("charismatic_courtiers")]
+    cards = data.ability_cards[data.ability_ids["charismatic_courtiers"]]
     return any(c in state.court[player] for c in cards)
 
 

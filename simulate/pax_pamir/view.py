@@ -6,8 +6,7 @@ the deck's order; search bots deal the unseen cards again (``determinise``)."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import market
 from .cards import PaxData
@@ -16,8 +15,7 @@ from .state import State
 HIDDEN = -1  # a card the observer cannot see (another's hand, the deck)
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """What a seat is asked: ``kind``, its legal ``options`` (small ints), the deciding seat's
     name (``faction``, the field strategies read) and a ``context`` (the card concerned)."""
 
