@@ -49,6 +49,7 @@ class EventEffect:
     scope: str  # buyer | all | other_player | buyer_and_other
     until_dc: bool  # lasts until the next Dominance Check resolves (RB p10)
     effect: str
+    amount: int | None = None  # the effect's number, where its text has one
 
 
 @dataclass(frozen=True, slots=True)
@@ -435,7 +436,9 @@ def _compile_events(c: F.CardsFile, first_id: int) -> tuple[tuple[int, ...], tup
             if e.key in keys:
                 raise _fail("cards.yaml", f"{where}.{side}.key", f"{e.key!r} is used twice")
             keys.append(e.key)
-            sides.append(EventEffect(e.key, e.name, e.scope, e.lasts == "until_dc", e.effect))
+            sides.append(
+                EventEffect(e.key, e.name, e.scope, e.lasts == "until_dc", e.effect, e.amount)
+            )
         events.append(EventCard(first_event + i, card.n, sides[0], sides[1]))
     return tuple(first_id + i for i in range(len(checks))), tuple(events)
 

@@ -153,6 +153,7 @@ class EventEffect(Table):
     scope: Literal["buyer", "all", "other_player", "buyer_and_other"]
     lasts: Literal["until_dc"] | None = None
     effect: str
+    amount: Count | None = None  # the effect's number, where its text has one
 
 
 class EventCard(Table):

@@ -51,7 +51,7 @@ def dominant_coalition(data: PaxData, state: State) -> int | None:
     best = max(range(len(count)), key=count.__getitem__)
     lead = data.numbers.dominance_lead
     if lasting.active(data, state, "conflict_fatigue"):
-        lead = lasting.CONFLICT_FATIGUE_LEAD
+        lead = lasting.amount(data, "conflict_fatigue")  # cards.yaml: a lead of 2
     if all(count[best] - n >= lead for c, n in enumerate(count) if c != best):
         return best
     return None

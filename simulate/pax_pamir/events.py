@@ -22,7 +22,6 @@ from .state import ALL, EMPTY, State
 Choice = tuple[int, str, tuple[int, ...]]  # (decider player, kind word, legal options)
 
 # The data's number for Backing of Persian Aristocracy: "take 3 rupees from the bank".
-PERSIAN_ARISTOCRACY_RUPEES = 3
 RIOTS = "riots_in_"  # the riots' keys: riots_in_<region> (cards.yaml event_cards)
 
 
@@ -232,7 +231,7 @@ def _apply(
     elif key == "rebuke":  # "remove all tribes and armies in one region of the buyer's choice"
         _strike(data, state, order, picks[0], repay)
     elif key == "backing_of_persian_aristocracy":  # "take 3 rupees from the bank"
-        state.rupees[player] += PERSIAN_ARISTOCRACY_RUPEES
+        state.rupees[player] += lasting.amount(data, key)  # cards.yaml: 3
     elif key == "other_persuasive_methods":  # "swap whole hands (either may be empty)"
         if picks:
             other = picks[0]

@@ -10,8 +10,17 @@ from __future__ import annotations
 from .cards import PaxData
 from .state import ALL, INACTIVE, State
 
-# The data's texts (cards.yaml event_cards), where they give a number.
-CONFLICT_FATIGUE_LEAD = 2  # "the next Dominance Check needs a lead of 2 blocks, not 4"
+
+def amount(data: PaxData, key: str) -> int:
+    """The number of the event side ``key`` (cards.yaml ``amount``: Conflict Fatigue's lead of
+    2 blocks, the 3 rupees of Backing of Persian Aristocracy)."""
+    for event in data.events:
+        for effect in (event.purchased, event.discarded):
+            if effect.key == key:
+                if effect.amount is None:
+                    raise ValueError(f"cards.yaml: event side {key!r} needs an amount")
+                return effect.amount
+    raise ValueError(f"no event side is keyed {key!r}")
 
 
 def slot(data: PaxData, key: str) -> int:
