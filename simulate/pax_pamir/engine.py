@@ -28,6 +28,10 @@ from .cards import NONE, PaxData
 from .state import EMPTY, State
 from .view import HIDDEN, Decision, Observation, determinise, mask
 
+# ``Context.cards`` rows: (turn, player, card, what, value): a purchase and its price, a play
+# and the court's end (``play.LEFT``/``RIGHT``), an event resolved (1 bought, 0 discarded).
+BOUGHT, PLAYED, RESOLVED = "bought", "played", "resolved"
+
 __all__ = ["HIDDEN", "Context", "Decision", "Observation", "Rules", "determinise", "mask"]
 
 
@@ -41,6 +45,8 @@ class Rules:
     max_turns: int  # a safety stop for a market nobody buys from (not a rule: ``stalled``)
     loyalty: tuple[int, ...] | None = None  # fixed starting loyalties, else each seat chooses
     wakhan: int = -1  # the seat Wakhan plays by the variant (``setup.wakhan``), else -1
+    removed: frozenset[int] = frozenset()  # card ids never dealt (``deck.remove``)
+    included: tuple[int, ...] = ()  # court card ids always dealt (``deck.include``)
 
 
 class Context:
@@ -72,6 +78,9 @@ class Context:
         self.early_check = 0  # the check after which the game ended early, else 0
         self.loyalty_changes = 0
         self.steps: list[tuple] = []
+        self.cards: list[tuple[int, int, int, str, int]] = []  # see BOUGHT, PLAYED, RESOLVED
+        self.court_turns: dict[int, int] = {}  # court card -> turns ended in a court
+        self.acquired: dict[int, tuple[int, int]] = {}  # card -> (player, turn) first held
         self.turn: A.Turn | None = None
         self.counts = [0, 0, 0]  # this turn's purchases, plays, card-based actions
         self.wakhan = NONE  # the seat Wakhan plays (RB p16), if any
@@ -116,7 +125,10 @@ def new_game(rules: Rules, rngs: dict[str, random.Random], agents: Sequence[Any]
     from .setup import loyalty_order, new_state
 
     data, n = rules.data, rules.players
-    state = new_state(data, n, rngs["deck"], loyalty=rules.loyalty or [0] * n)
+    state = new_state(
+        data, n, rngs["deck"], loyalty=rules.loyalty or [0] * n,
+        removed=rules.removed, included=rules.included,
+    )  # fmt: skip
     ctx = Context(rules, state, agents, **kw)
     ctx.dealt = frozenset([*state.deck, *(c for c in state.market if c != EMPTY)])
     if rules.wakhan >= 0 and not getattr(agents[rules.wakhan], "is_wakhan", False):
@@ -203,11 +215,20 @@ def actions(ctx: Context, p: int, refused: set[int]) -> None:
 
 
 def finish_turn(ctx: Context, p: int) -> None:
-    """Cleanup (RB p9), the end of the turn's purchase ban (RB p10) and the turn's record."""
+    """Cleanup (RB p9), the end of the turn's purchase ban (RB p10) and the turn's records."""
     data, state = ctx.data, ctx.state
     if not ctx.over:
         clean_up(ctx, p)
     market.end_turn(state)
+    turns, acquired = ctx.court_turns, ctx.acquired
+    for player in range(state.players):
+        for card in state.court[player]:
+            turns[card] = turns.get(card, 0) + 1
+            if card not in acquired:
+                acquired[card] = (player, ctx.turns + 1)
+        for card in state.hand[player]:
+            if card not in acquired:
+                acquired[card] = (player, ctx.turns + 1)
     ctx.steps.append(
         (
             ctx.turns + 1,
@@ -253,9 +274,11 @@ def purchase(ctx: Context, p: int, space: int) -> None:
     """RB p10 Purchase; an event is "resolved the moment" it is bought."""
     data, state = ctx.data, ctx.state
     row, column = divmod(space, state.columns)
+    price = market.cost(data, state, column, row, p)
     card = market.buy(data, state, p, row, column)
     ctx.turn.actions_left -= 1
     ctx.counts[0] += 1
+    ctx.cards.append((ctx.turns + 1, p, card, BOUGHT, price))
     if market.is_dominance_check(data, card):
         dominance_check(ctx, final=_last_check(data, state))
         state.discard.append(card)
@@ -272,6 +295,7 @@ def _last_check(data: PaxData, state: State) -> bool:
 
 def resolve_event(ctx: Context, p: int, card: int, purchased: bool) -> None:
     """An event's effect, its choices asked in order (RB p10 Event Cards)."""
+    ctx.cards.append((ctx.turns + 1, p, card, RESOLVED, int(purchased)))
     picks: list[int] = []
     for who, kind, opts in events.choices(ctx.data, ctx.state, p, card, purchased, (), ctx.repay):
         picks.append(ctx.ask(who, kind, opts, card))
@@ -303,6 +327,7 @@ def play_card(ctx: Context, p: int, card: int) -> bool:
     ctx.loyalty_changes += state.loyalty[p] != before
     ctx.turn.actions_left -= 1
     ctx.counts[1] += 1
+    ctx.cards.append((ctx.turns + 1, p, card, PLAYED, side))
     return True
 
 

@@ -14,22 +14,36 @@ from .cards import PaxData
 from .state import EMPTY, State
 
 
-def build_deck(data: PaxData, players: int, rng: random.Random) -> list[int]:
+def build_deck(
+    data: PaxData,
+    players: int,
+    rng: random.Random,
+    removed: frozenset[int] = frozenset(),
+    included: Sequence[int] = (),
+) -> list[int]:
     """The draw deck, top at the END of the list (RB p4 Build the Draw Deck, steps 1-5).
 
     Piles are built left to right as ``deck_plan`` lists them; pile 1 goes on top and pile 6 at
     the bottom, so the four piles holding a Dominance Check are "on the bottom of the deck".
+    A variant's ``removed`` cards (court cards or events) are never dealt, its ``included``
+    court cards always are, each in a random pile (``variants.py``: ``[deck]``).
     """
     plan = data.deck_plan(players)
     # Step 2: "Shuffle the court cards. Create six face-down piles ..., each consisting of
     # five cards, plus one card per player. The remaining court cards will not be used."
-    court = [card.id for card in data.court]
+    court = [card.id for card in data.court if card.id not in removed]
     rng.shuffle(court)
+    if included:  # the last ``used`` cards are dealt: the included ones among them
+        used = sum(plan.court_by_pile) - len(included)
+        rest = [c for c in court if c not in included]
+        tail = rest[len(rest) - used :] + list(included)
+        rng.shuffle(tail)
+        court = rest[: len(rest) - used] + tail
     # Step 3: one Dominance Check in each of the four rightmost piles (as the plan counts).
     checks = list(data.dominance_checks)
     # Step 4: "Shuffle the remaining event cards. Place two in the second pile from the left
     # and one in each of the remaining four piles to its right."
-    events = [event.id for event in data.events]
+    events = [event.id for event in data.events if event.id not in removed]
     rng.shuffle(events)
     piles: list[list[int]] = []
     for n_court, n_events, n_checks in zip(
@@ -69,6 +83,8 @@ def new_state(
     deck_rng: random.Random,
     order_rng: random.Random | None = None,
     loyalty: Sequence[int] | None = None,
+    removed: frozenset[int] = frozenset(),
+    included: Sequence[int] = (),
 ) -> State:
     """A game ready for its first turn (RB p4 Setup), with player ids in clockwise seating order.
 
@@ -94,7 +110,7 @@ def new_state(
         len(data.events),
     )
     state.favored = n.favored_suit  # "place the favored suit marker ... next to the political suit"
-    state.deck = build_deck(data, players, deck_rng)
+    state.deck = build_deck(data, players, deck_rng, removed, included)
     deal_market(state)
     # RB p4 Take Player Pieces: "eleven cylinders ... and four rupees. Place one cylinder from
     # each player on the zero space of the victory point track and the rest on [the] board".

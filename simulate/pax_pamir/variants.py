@@ -59,6 +59,23 @@ class Numbers(Section):
     early_end_lead: Annotated[int, Field(ge=1, le=100)] = None  # RB p15 Early End
 
 
+Number = Annotated[int, Field(ge=1, le=116)]
+Piles = Annotated[list[Annotated[int, Field(ge=0, le=12)]], int_list(length=6)]
+
+
+class Deck(Section):
+    """RB p4 Build the Draw Deck: cards left out or always dealt (printed numbers), and the
+    piles: court cards per pile (``court_base`` + ``court_per_player`` x players), events and
+    Dominance Checks per pile, left to right (pile 1 ends on top)."""
+
+    remove: Annotated[list[Number], int_list(unique=True)] = None
+    include: Annotated[list[Number], int_list(unique=True)] = None
+    court_base: Annotated[int, Field(ge=0, le=20)] = None
+    court_per_player: Annotated[int, Field(ge=0, le=5)] = None
+    events_by_pile: Piles = None
+    checks_by_pile: Piles = None
+
+
 class Limits(Section):
     """Not rules: the safety stop of a game whose market nobody buys from."""
 
@@ -72,6 +89,7 @@ class VariantFile(Section):
     description: Line
     setup: Setup = None
     numbers: Numbers = None
+    deck: Deck = None
     limits: Limits = None
 
 
@@ -97,6 +115,76 @@ def compile_rules(variant: Variant, data: PaxData | None = None) -> Rules:
     wakhan = (content.get("setup") or {}).get("wakhan")
     if wakhan is not None and wakhan not in seats:
         raise DataError(f"{variant.label}: setup.wakhan: must be one of {', '.join(seats)}")
+    data, removed, included = _deck(variant, data, players)
     return Rules(
-        data, players, seats, max_turns, wakhan=-1 if wakhan is None else seats.index(wakhan)
+        data,
+        players,
+        seats,
+        max_turns,
+        wakhan=-1 if wakhan is None else seats.index(wakhan),
+        removed=removed,
+        included=included,
     )
+
+
+def _deck(variant: Variant, data: PaxData, players: int) -> tuple[PaxData, frozenset[int], tuple]:
+    """``[deck]``: the cards by printed number, and new pile plans, checked against the cards
+    (one line naming the key)."""
+    deck = {k: v for k, v in (variant.content.get("deck") or {}).items() if v is not None}
+    if not deck:
+        return data, frozenset(), ()
+    ids = {c.number: c.id for c in data.court} | {e.number: e.id for e in data.events}
+    first_check = data.court[-1].number + 1
+    checks = set(range(first_check, first_check + len(data.dominance_checks)))
+
+    def fail(key: str, message: str) -> DataError:
+        return DataError(f"{variant.label}: deck.{key}: {message}")
+
+    for key in ("remove", "include"):
+        for n in deck.get(key, []):
+            if n in checks:
+                raise fail(key, f"card {n} is a Dominance Check: the deck always has them (RB p4)")
+            if n not in ids:
+                raise fail(key, f"no card numbered {n}")
+    removed = frozenset(ids[n] for n in deck.get("remove", []))
+    included = tuple(ids[n] for n in deck.get("include", []))
+    if any(c >= len(data.court) for c in included):
+        raise fail("include", "only court cards can be always dealt")
+    if removed & set(included):
+        raise fail("include", "a card cannot be both removed and included")
+    base, per = deck.get("court_base"), deck.get("court_per_player")
+    first, second = data.deck_plans[0], data.deck_plans[1]
+    step = second.court_by_pile[0] - first.court_by_pile[0]  # the data's own, by default
+    start = first.court_by_pile[0] - step * first.players
+    pool = len(data.court) - sum(c < len(data.court) for c in removed)
+    plans = []
+    for old in data.deck_plans:
+        each = old.court_by_pile[0]
+        if base is not None or per is not None:
+            each = (start if base is None else base) + (step if per is None else per) * old.players
+        court = (each,) * len(old.court_by_pile)
+        events = tuple(deck.get("events_by_pile", old.events_by_pile))
+        checks_by = tuple(deck.get("checks_by_pile", old.dominance_checks_by_pile))
+        if old.players == players:
+            if sum(court) > pool:
+                raise fail(
+                    "court_base", f"{players} players need {sum(court)} court cards, {pool} left"
+                )
+            if len(included) > sum(court):
+                raise fail("include", f"more cards than the {sum(court)} the piles deal")
+            if sum(checks_by) != len(data.dominance_checks):
+                raise fail("checks_by_pile", f"must place the {len(data.dominance_checks)} checks")
+            left = len(data.events) - sum(c >= len(data.court) for c in removed)
+            if sum(events) > left:
+                raise fail("events_by_pile", f"places {sum(events)} events, {left} left")
+        size = sum(court) + sum(events) + sum(checks_by)
+        plans.append(
+            dataclasses.replace(
+                old,
+                court_by_pile=court,
+                events_by_pile=events,
+                dominance_checks_by_pile=checks_by,
+                size=size,
+            )
+        )
+    return dataclasses.replace(data, deck_plans=tuple(plans)), removed, included
