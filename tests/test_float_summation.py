@@ -44,6 +44,23 @@ NOT_PLAYING = (
 # each reviewed as a sum of ints (counts, Prosperity, Cavalry, slot sizes), exact on every
 # Python. A new sum() lands here only as a sum of ints; a sum of floats is ordered_sum.
 INTEGER_SUMS = {
+    "simulate/pax_pamir/variants.py": [  # counts of cards, piles
+        "sum(c < len(data.court) for c in removed)",
+        "sum(c >= len(data.court) for c in removed)",
+        "sum(checks_by)",
+        "sum(checks_by)",
+        "sum(court)",
+        "sum(court)",
+        "sum(court)",
+        "sum(court)",
+        "sum(court)",
+        "sum(events)",
+        "sum(events)",
+        "sum(events)",
+    ],
+    "simulate/pax_pamir/setup.py": [  # counts of cards, piles
+        "sum(plan.court_by_pile)",
+    ],
     "simulate/pax_pamir/options.py": ["sum(len(c) for c in state.court)"],  # cards in courts
     "simulate/pax_pamir/invariants.py": [  # pieces, rupees, cards counted
         "sum(st.armies[r * len(st.blocks) + c] for r in range(len(data.regions)))",

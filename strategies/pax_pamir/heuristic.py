@@ -91,18 +91,27 @@ class Heuristic:
 
     # -- the main choice -----------------------------------------------------------------
     def _action(self, st: Any, d: Any) -> int:
-        turn_bonus = None
+        self.position(st)
         best, value = O.PASS, self.w.pass_
         for option in d.options:
             if option == O.PASS:
                 continue
-            v = self.value(st, option, turn_bonus)
+            v = self.value(st, option)
             if v > value:
                 best, value = option, v
         return best
 
-    def value(self, st: Any, option: int, _: Any = None) -> float:
-        """What ``option`` is worth to the bot now (the weights' units)."""
+    def position(self, st: Any) -> None:
+        """What every option of one decision shares: whether the bot's coalition leads in
+        blocks, and whether a check now would be unsuccessful (RB p15: then cylinders in play
+        score)."""
+        blocks = dominance.blocks_in_play(st)
+        mine = blocks[st.loyalty[self.me]]
+        self.leading = mine > 0 and mine >= max(blocks)
+        self.unsuccessful = dominance.dominant_coalition(self.data, st) is None
+
+    def value(self, st: Any, option: int) -> float:
+        """What ``option`` is worth to the bot now (the weights' units; ``position`` first)."""
         data, w, me = self.data, self.w, self.me
         verb, arg = O.verb_of(option), O.arg_of(option)
         if verb == O.BUY:
@@ -138,7 +147,8 @@ class Heuristic:
             return w.tax * min(rank, have)
         if name == "gift":
             cost = A.gift_cost(data, st, me)
-            return (w.gift if self._leading(st) else w.gift_behind) - w.cost * cost
+            cylinder = w.cylinder if self.unsuccessful else 0.0
+            return (w.gift if self.leading else w.gift_behind) + cylinder - w.cost * cost
         if name == "build":
             n = min(
                 data.numbers.build_max_blocks, st.rupees[me] // data.numbers.build_cost_per_block
@@ -167,12 +177,18 @@ class Heuristic:
         v += (w.political, w.intelligence, w.economic, w.military)[info.suit]
         if info.patriot != NONE:
             v += w.patriot_mine if info.patriot == mine else w.patriot_other
-        block = w.block_icon if self._leading(st) else w.block_icon_behind
+        block = w.block_icon if self.leading else w.block_icon_behind
+        cylinder = w.cylinder if self.unsuccessful else 0.0
         for icon in info.icons:
             name = data.icons[icon]
-            v += {"army": block, "road": block, "tribe": w.tribe_icon, "spy": w.spy_icon}.get(
-                name, w.leverage_icon if name == "leverage" else 0.0
-            )
+            if name in ("army", "road"):
+                v += block
+            elif name == "tribe":
+                v += w.tribe_icon + cylinder
+            elif name == "spy":
+                v += w.spy_icon + cylinder
+            elif name == "leverage":
+                v += w.leverage_icon
         return v + w.action_icon * len(info.actions)
 
     def _event_value(self, st: Any, card: int) -> float:
@@ -187,12 +203,6 @@ class Heuristic:
         if result.dominant is None:
             return w.check_cylinders * margin
         return w.check_mine * margin / 5 if margin > 0 else w.check_other
-
-    def _leading(self, st: Any) -> bool:
-        """Whether the bot's coalition has the most blocks in play (RB p15)."""
-        blocks = dominance.blocks_in_play(st)
-        mine = blocks[st.loyalty[self.me]]
-        return mine > 0 and mine >= max(blocks)
 
     def _betrayals(self, st: Any) -> list[tuple[float, int]]:
         from simulate.pax_pamir import military
@@ -297,6 +307,7 @@ class Heuristic:
         return 1 if self.data.court[d.context].prize == st.loyalty[self.me] else 0
 
     def _least(self, st: Any, d: Any) -> int:
+        self.position(st)
         return min(
             d.options, key=lambda c: self.card_value(st, c) if c < len(self.data.court) else 0
         )

@@ -102,6 +102,7 @@ class Greedy(_Search):
     def search(self, observation: Any, decision: Any) -> int:
         best, value = decision.options[0], -math.inf
         st = observation.state
+        self.base.position(st)
         for option in decision.options:
             # ties (most turns change no check's result) go to the heuristic's preference
             prior = 0.0 if option == O.PASS else self.base.value(st, option)
