@@ -28,6 +28,9 @@ def _times(ratio: float) -> str:
 
 def bot_words(spec: str, game: str | None = None) -> str:
     """One strategy spec (``name`` or ``name:key=value,...``) of ``game``'s bots in words."""
+    said = get_game(game).strategy_phrase(spec)
+    if said is not None:
+        return said
     name, _, rest = spec.partition(":")
     params = dict(p.split("=", 1) for p in rest.split(",") if "=" in p)
     if name == "mcts":

@@ -461,7 +461,7 @@ def curve(directory: Path, confidence: float = 0.95, margin: float = MARGIN) -> 
         "convergence": _convergence(man, games, variants, alpha, margin),
         "effects": effects,
         "robustness": held,
-    }
+    } | ({"game": man["config"]["game"]} if "game" in man["config"] else {})
     payload["strongest"] = strongest_balance(payload)
     return finite(payload)
 
@@ -510,15 +510,17 @@ def strongest_balance(payload: dict[str, Any] | Path, variant: str | None = None
     )
     from strategies.words import lineup_words
 
+    game = payload.get("game")
     head = (
-        f"{lineup_words(top['spec']).capitalize()} (the strongest rung measured, "
+        f"{lineup_words(top['spec'], game).capitalize()} (the strongest rung measured, "
         f"{mine[0]['games']} games), {chosen}: {rates}"
     )
     found = [c for c in payload["convergence"] if c["variant"] == chosen]
     if not found:
         return head + "."
     specs = {r["name"]: r.get("spec", r["name"]) for r in payload["rungs"]}
-    below = lineup_words(specs.get(found[0]["from"], found[0]["from"])).removeprefix("with ")
+    below = lineup_words(specs.get(found[0]["from"], found[0]["from"]), game)
+    below = below.removeprefix("with ")
     margin = 100 * payload["margin"]
     parts = []
     for verdict, words in (

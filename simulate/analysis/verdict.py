@@ -192,11 +192,11 @@ def bots_text(run: Run, variant: str) -> str:
     for name in run.lineups:
         if variant.endswith(f" / {name}"):
             return f"lineup {name}"
-    bots = run.strategies
+    bots, game = run.strategies, run.game.ref or run.game.name
     if len(set(bots.values())) == 1:
-        words = bot_words(next(iter(bots.values())))
+        words = bot_words(next(iter(bots.values())), game)
         return words if words.startswith("the ") else f"{words} in every seat"
-    return ", ".join(f"{f} {bot_words(s)}" for f, s in bots.items())
+    return ", ".join(f"{f} {bot_words(s, game)}" for f, s in bots.items())
 
 
 def balance_sentence(entry: dict[str, Any], bots: str) -> str:

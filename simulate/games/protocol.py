@@ -179,6 +179,11 @@ class Game(ABC):
         bots"), for the reports' answers."""
         return {}
 
+    def strategy_phrase(self, spec: str) -> str | None:
+        """One of the game's strategy specs in a designer's words, where its parameters
+        matter ("searching with twice the default budget"); None: said by name."""
+        return None
+
     def lineups(self) -> dict[str, str]:
         """Named lineups: ``default``, ``fast``, ``strong`` -> a strategy spec for every seat."""
         return {"default": "random", "fast": "random", "strong": "random"}

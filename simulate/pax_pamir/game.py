@@ -145,11 +145,29 @@ class PaxPamir(Game):
             "mcts": "the MCTS bots",
         }
 
+    def strategy_phrase(self, spec: str) -> str | None:
+        """``mcts:playouts=N`` as a multiple of its default budget (64 playouts)."""
+        name, _, rest = spec.partition(":")
+        if name != "mcts":
+            return None
+        params = dict(p.split("=", 1) for p in rest.split(",") if "=" in p)
+        ratio = float(params.get("playouts", 64)) / 64
+        if ratio == 1:
+            return "searching at the search bot's default budget"
+        return f"searching with {ratio:g} times the search bot's default budget"
+
     def lineups(self) -> dict[str, str]:
         return {"default": "heuristic", "fast": "heuristic", "strong": "heuristic"}
 
     def strength_rungs(self) -> list[tuple[str, str]]:
-        return [("random", "random"), ("heuristic", "heuristic")]
+        """The fast tier, then search over it at growing budgets (issue 67)."""
+        return [
+            ("random", "random"),
+            ("heuristic", "heuristic"),
+            ("greedy", "greedy"),
+            ("mcts-1x", "mcts"),
+            ("mcts-2x", "mcts:playouts=128"),
+        ]
 
     def check_invariants(self, ctx: Any) -> None:
         from .invariants import check
