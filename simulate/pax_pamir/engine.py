@@ -101,7 +101,10 @@ class Context:
             raise ValueError(f"{name} chose {choice!r} for {kind}, not one of its options")
         self.decisions += 1
         if self.log is not None:
-            self.log.append((self.turns + 1, name, kind, choice))
+            from .replay_text import describe
+
+            said = describe(self.data, self.state, self.rules.seats, kind, choice)
+            self.log.append((self.turns + 1, name, kind, said))
         return choice
 
     def repay(self, player: int) -> Callable[[Sequence[int]], int]:

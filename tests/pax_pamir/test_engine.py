@@ -203,3 +203,17 @@ def test_the_wakhan_seat_must_be_a_seat_of_the_game():
     variant = with_settings(GAME.base_variant(), [("setup.players", 2), ("setup.wakhan", "P3")])
     with pytest.raises(DataError, match="setup.wakhan: must be one of P1, P2"):
         GAME.compile(variant)
+
+
+def test_a_trace_says_each_pick_in_words():
+    """``vsim replay --trace``: card and region names, not option codes."""
+    from simulate.pax_pamir.cards import load
+
+    rules = rules_for(3)
+    ctx = run(4, [RandomStrategy() for _ in range(3)], rules, trace=True)
+    names = {c.name for c in load().court}
+    buys = [said for _, _, kind, said in ctx.log if kind == "action" and said.startswith("buy ")]
+    assert buys and all(said.split(" (")[0][4:] in names or "/" in said or "Dominance" in said
+                        for said in buys)  # fmt: skip
+    untraced = run(4, [RandomStrategy() for _ in range(3)], rules)
+    assert untraced.state.digest() == ctx.state.digest()  # a trace changes no play
