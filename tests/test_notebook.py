@@ -71,3 +71,34 @@ def test_the_notebook_runs_with_nbconvert_after_the_readme_commands(tmp_path):
         if "image/png" in o.get("data", {})
     ]
     assert len(images) == 2
+
+
+def test_the_notebook_reads_a_pax_pamir_run(tmp_path):
+    """Issue 67: the notebook works on a Pax Pamir run (its seats, its score per turn)."""
+    variant = tmp_path / "lead6.toml"
+    variant.write_text(
+        'name = "lead6"\ndescription = "an early end on six"\n[numbers]\nearly_end_lead = 6\n'
+    )
+    run = ROOT / "runs" / f"notebook-pax-{tmp_path.name}"
+    made = run_process(
+        "run", "--game", "pax-pamir", "--games", "12", "--seed", "5", "--variant", "base",
+        "--variant", str(variant), "--strategy", "all=random", "--jobs", "1", "--no-report",
+        "--quiet", "--out", str(run),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    executed = tmp_path / "analysis.ipynb"
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute",
+             str(NOTEBOOK), "--output", str(executed)],
+            cwd=ROOT, env=process_env(VSIM_RUN=str(run.relative_to(ROOT))),
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(run, ignore_errors=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    nb = nbformat.read(executed, as_version=4)
+    table = _outputs(nb, "win-rate-table")
+    for word in ("P1", "P4", "lead6", "95% Goodman"):
+        assert word in table, word
+    assert "lead6 against base:" in _outputs(nb, "paired-comparison")
