@@ -95,6 +95,11 @@ class PaxPamir(Game):
     def data_dir(self) -> Path:
         return Path(__file__).with_name("data")
 
+    def encoder(self, rules: E.Rules) -> Any:
+        from .encoding import PaxEncoder
+
+        return PaxEncoder(self, rules)
+
     def compile(self, variant: Any) -> E.Rules:
         from .variants import compile_rules
 
