@@ -44,6 +44,11 @@ NOT_PLAYING = (
 # each reviewed as a sum of ints (counts, Prosperity, Cavalry, slot sizes), exact on every
 # Python. A new sum() lands here only as a sum of ints; a sum of floats is ordered_sum.
 INTEGER_SUMS = {
+    "simulate/pax_pamir/encoding.py": [  # counts of cards, piles
+        "sum(c.region == r for c in data.court)",
+        "sum(len(a) for a in data.adjacency)",
+        "sum(max(1, len(c.actions)) for c in data.court)",
+    ],
     "simulate/pax_pamir/variants.py": [  # counts of cards, piles
         "sum(c < len(data.court) for c in removed)",
         "sum(c >= len(data.court) for c in removed)",
