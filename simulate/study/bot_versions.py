@@ -41,36 +41,38 @@ def identity(params: dict[str, Any]) -> dict[str, str]:
     return {k: str(v) for k, v in params.items() if k == "version" or k.endswith("_sha256")}
 
 
-def resolved(spec: str) -> dict[str, Any]:
-    """The parameters ``spec`` resolves to today, as manifests record them (its version, its
-    weights files' digests); the strategy's own error when it does not resolve."""
+def resolved(spec: str, game: str | None = None) -> dict[str, Any]:
+    """The parameters ``spec`` resolves to today for ``game``'s seats, as manifests record
+    them (its version, its weights files' digests); the strategy's own error when it does not
+    resolve."""
     from strategies import registry
 
-    return registry.params_of(registry.make(spec))
+    return registry.params_of(registry.make(spec, game))
 
 
-def today(spec: str) -> dict[str, str]:
+def today(spec: str, game: str | None = None) -> dict[str, str]:
     """The identity ``spec`` resolves to today; empty for a spec that no longer resolves (the
     study's own checks say what is wrong with it)."""
     try:
-        return identity(resolved(spec))
+        return identity(resolved(spec, game))
     except Exception:  # noqa: BLE001 - a spec that fails here fails the study's own check
         return {}
 
 
-def installed(spec: str) -> str | None:
+def installed(spec: str, game: str | None = None) -> str | None:
     """The version ``spec`` resolves to today; None for a spec that records none or no longer
     resolves."""
-    return today(spec).get("version")
+    return today(spec, game).get("version")
 
 
 def moved(man: dict[str, Any]) -> str:
     """The first recorded bot whose spec resolves to another version, or reads a file with
     another digest, today, in words ("" when none)."""
     now_of: dict[str, dict[str, str]] = {}
+    game = man.get("game")  # absent: the default game (manifests before games were named)
     for spec, seat, then in recorded(man):
         if spec not in now_of:
-            now_of[spec] = today(spec)
+            now_of[spec] = today(spec, game)
         now = now_of[spec]
         for key, was in then.items():
             is_now = now.get(key)

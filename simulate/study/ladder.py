@@ -249,8 +249,10 @@ def _new_manifest(ladder: Ladder, out: Path) -> dict[str, Any]:
         "master_seed": ladder.seed,
         "seats": list(every),
         "strategies": {f: ladder.field[f] for f in every},
-        "strategy_params": strategy_params(ladder.field),
-        "challengers": {c: strategy_params(dict.fromkeys(every, c)) for c in ladder.challengers},
+        "strategy_params": strategy_params(ladder.field, ladder.game),
+        "challengers": {
+            c: strategy_params(dict.fromkeys(every, c), ladder.game) for c in ladder.challengers
+        },
         "variants": [manifest_mod.variant_entry(ladder.variant, out, ladder.game)],
         "lineups": [
             {"key": r.key, "seat": r.seat, "challenger": r.challenger, "games": r.games}

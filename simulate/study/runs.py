@@ -47,6 +47,7 @@ def check_out_dir(out: Path, study: Study, force: bool) -> dict[str, Any] | None
     for one that holds a different run.
     """
     out = Path(out)
+    tables = records.tables_of(get_game(getattr(study, "game", None)))
     if out.exists() and not out.is_dir():
         raise RunError(f"output {out} exists and is not a directory")
     if not out.exists():
@@ -62,7 +63,7 @@ def check_out_dir(out: Path, study: Study, force: bool) -> dict[str, Any] | None
         return None
     if not os.access(out, os.W_OK | os.X_OK):
         raise RunError(f"output {out} is not writable")
-    for table in records.TABLES:
+    for table in tables:
         folder = out / table
         if folder.exists() and not folder.is_dir():
             raise RunError(f"output {out}: {folder} exists and is not a directory")
@@ -73,9 +74,9 @@ def check_out_dir(out: Path, study: Study, force: bool) -> dict[str, Any] | None
             return None
         raise RunError(f"{_one_line(exc)}; use --force to replace it") from None
     if old is None:
-        if any(dataset.shards(out, t) for t in records.TABLES) and not force:
+        if any(dataset.shards(out, t) for t in tables) and not force:
             raise RunError(f"{out} holds data without a manifest; use --force to replace it")
-        others = _other_files(out)
+        others = _other_files(out, tables)
         if others and not force:
             raise RunError(
                 f"{out} is not empty and holds no vsim run ({others}); use --force to write "
@@ -94,14 +95,13 @@ def check_out_dir(out: Path, study: Study, force: bool) -> dict[str, Any] | None
     )
 
 
-def _other_files(out: Path) -> str:
-    """What a folder without a run's manifest holds besides the run's own empty folders and
-    lock, in a few words ("" when nothing)."""
+def _other_files(out: Path, tables: Sequence[str] = records.TABLES) -> str:
+    """What a folder without a run's manifest holds besides the run's own empty folders
+    (``tables``) and lock, in a few words ("" when nothing)."""
     found = sorted(
         p.name
         for p in out.iterdir()
-        if p.name != _LOCK
-        and not (p.name in records.TABLES and p.is_dir() and not any(p.iterdir()))
+        if p.name != _LOCK and not (p.name in tables and p.is_dir() and not any(p.iterdir()))
     )
     if not found:
         return ""
@@ -186,12 +186,27 @@ def locked(out: Path) -> Iterator[None]:
         fh.close()
 
 
-def wipe(out: Path) -> None:
+def wipe(out: Path, tables: Sequence[str] = ()) -> None:
+    """Remove a run from ``out``: the generic tables, those its manifest lists (a game's own)
+    and ``tables``, then the manifest."""
     import shutil
 
-    for table in records.TABLES:
+    for table in dict.fromkeys([*records.TABLES, *_listed_tables(out), *tables]):
         shutil.rmtree(out / table, ignore_errors=True)
     (out / manifest_mod.MANIFEST).unlink(missing_ok=True)
+
+
+def _listed_tables(out: Path) -> list[str]:
+    """The tables the manifest in ``out`` lists (none when it cannot be read)."""
+    import json
+
+    try:
+        listed = json.loads((out / manifest_mod.MANIFEST).read_text()).get("tables")
+    except (OSError, ValueError, AttributeError):
+        return []
+    if not isinstance(listed, dict):
+        return []
+    return [t for t in listed if isinstance(t, str) and t.isidentifier()]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -284,8 +299,8 @@ def out_folder(
             raise RunError(f"cannot create output {out}: {exc.strerror}") from None
         with locked(out):
             old = resumable(out, check(out, spec, force), force)  # again, holding the lock
-            if old is None:
-                wipe(out)  # nothing, or a different run that --force replaces
+            if old is None:  # nothing, or a different run that --force replaces
+                wipe(out, records.tables_of(get_game(getattr(spec, "game", None))))
             dataset.clean(out)
             yield be, old
 
@@ -299,13 +314,14 @@ def play_into(
 ) -> Iterator[BatchResult]:
     """Play ``work`` on ``be``, writing each finished batch's shards into ``out`` as it lands
     (and yielding it); the tables' folders are fsynced however it ends."""
+    tables = {t: None for b in work[:1] for t in records.tables_of(get_game(b.game))}
     try:
         for result in play(work, backend=be, decision_timeout=decision_timeout):
             commit(out, result)
             progress.advance(len(result.chunk))
             yield result
     finally:
-        for name in records.TABLES:
+        for name in tables or records.TABLES:
             if (out / name).is_dir():
                 dataset.fsync_dir(out / name)
 
@@ -416,20 +432,22 @@ def done_cells(out: Path, study: Study) -> dict[str, set[int]]:
 
 
 def commit(out: Path, result: BatchResult) -> None:
-    """Write a finished chunk: ``actions`` and ``turns`` first, ``games`` (the mark) last."""
+    """Write a finished chunk: ``actions``, ``turns`` and the game's own tables first,
+    ``games`` (the mark) last."""
     name = result.chunk.shard_name()
-    for table in ("actions", "turns", "games"):
+    own = [t for t in result.tables if t not in records.TABLES]
+    for table in ("actions", "turns", *own, "games"):
         if table in result.tables:
             dataset.write_shard(out / table, name, result.tables[table].to_table())
 
 
-def strategy_params(strategies: dict[str, str]) -> dict[str, Any]:
+def strategy_params(strategies: dict[str, str], game: str | None = None) -> dict[str, Any]:
     """Each seat's strategy parameters as the strategy resolved them (weights file digests
     included), so that a run's bots can be traced, not only their spec strings."""
     out: dict[str, Any] = {}
     for f in strategies:
         try:
-            out[f] = resolved(strategies[f])
+            out[f] = resolved(strategies[f], game)
         except Exception as exc:  # already validated by Study.create; never fail a run here
             out[f] = {"error": _one_line(exc)}
     return out
@@ -440,7 +458,7 @@ def bots(strategies: dict[str, str], game: str | None = None) -> dict[str, Any]:
     ladder measured (the game's exploitability file), how exploitable it was found."""
     from strategies.exploitability import measured
 
-    params = strategy_params(strategies)
+    params = strategy_params(strategies, game)
     path = get_game(game).lineup_files().get("exploitability")
     if path is None:
         return {"strategy_params": params, "exploitability": None}
@@ -513,7 +531,10 @@ def new_manifest(study: Study, out: Path) -> dict[str, Any]:
                 {"name": n, "strategies": s, **bots(s, study.game)} for n, s in study.lineups
             ],
             "variants": [manifest_mod.variant_entry(v, out, study.game) for v in study.variants],
-            "tables": {t: f"{t}/part-<variant>-<first>-<last>.parquet" for t in records.TABLES},
+            "tables": {
+                t: f"{t}/part-<variant>-<first>-<last>.parquet"
+                for t in records.tables_of(get_game(study.game))
+            },
             "strength": shipped_strength(study.game),
         }
         | ({"sweep": {"key": study.sweep}} if study.sweep else {})

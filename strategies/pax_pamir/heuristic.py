@@ -9,6 +9,7 @@ TOML file whose keys replace the shipped ones.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import tomllib
 from pathlib import Path
@@ -71,6 +72,10 @@ class Heuristic:
                     no_such_parameter("heuristic", key, {"its weights": sorted(known)})
                 )
         self.w = load_weights(path, **{k: float(v) for k, v in params.items()})
+        # what a manifest records of this bot: its weights files' digests and the overrides
+        self.params: dict[str, Any] = {"weights_sha256": _digest(WEIGHTS), **params}
+        if path is not None:
+            self.params["weights_file_sha256"] = _digest(Path(path))
         self.rng = random.Random(0)
 
     def new_game(self, faction: str, rng: random.Random, rules: Any) -> None:
@@ -337,6 +342,10 @@ class Heuristic:
             return armies + tribes - st.tribes[st.tribe_at(r, self.me)]
 
         return max(d.options, key=enemies)
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _first(options: tuple[int, ...]) -> int:
