@@ -38,6 +38,9 @@ NOT_PLAYING = (
     "simulate/vijayanagara/report.py",  # the game's report sections and figures: read games
     "simulate/vijayanagara/figures.py",
     "simulate/vijayanagara/replay_text.py",
+    "simulate/pax_pamir/report.py",  # the game's report sections: read games, play none
+    "simulate/pax_pamir/report_cards.py",
+    "simulate/pax_pamir/bot_space.py",  # tune-bots' space and weights file: plays no game
 )
 
 # every built-in sum() left in that code, by module (its source text, whitespace collapsed),

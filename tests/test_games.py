@@ -128,3 +128,69 @@ def test_each_game_names_its_own_strategies():
     assert type(registry.make("bold", TINY)).__name__ == "Bold"
     with pytest.raises(registry.UnknownStrategy, match="unknown strategy 'heuristic'"):
         registry.make("heuristic", TINY)
+
+
+TABLED = "tests.tiny_game:TABLED"
+
+
+def test_a_game_s_own_table_is_written_beside_games_and_turns(tmp_path):
+    out = tmp_path / "run"
+    result = invoke("run", "--game", TABLED, "-n", "30", "-s", "5", "-j", "2", "--chunk-size",
+                    "8", "--strategy", "all=random", "--out", str(out), "--no-report")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    shards = sorted(p.name for p in (out / "seat_turns").glob("*.parquet"))
+    assert shards == sorted(p.name for p in (out / "games").glob("*.parquet"))
+    rows = pl.read_parquet(out / "seat_turns" / "*.parquet")
+    assert rows.columns[:3] == ["game_index", "variant", "lineup"]
+    assert rows.height == 30 * 3 and rows.select("game_index", "seat").is_unique().all()
+    turns = pl.read_parquet(out / "turns" / "*.parquet")
+    banks = turns.group_by("game_index", "seat").agg((pl.col("action") == "bank").sum())
+    joined = rows.join(banks, on=["game_index", "seat"])
+    assert (joined["banks"] == joined["action"]).all()
+    man = json.loads((out / "manifest.json").read_text())
+    assert set(man["tables"]) == {"games", "turns", "actions", "seat_turns"}
+
+    from simulate.analysis.run import load_run
+
+    run = load_run(out)
+    assert run.tables["seat_turns"].height == 90
+    assert run.tables["seat_turns"]["game_index"].is_sorted()
+
+
+def test_a_game_s_own_table_resumes_and_digests_as_turns(tmp_path):
+    from simulate.study import dataset
+
+    whole, grown = tmp_path / "whole", tmp_path / "grown"
+    for out, games in ((whole, "20"), (grown, "12"), (grown, "20")):
+        result = invoke("run", "--game", TABLED, "-n", games, "-s", "3", "-j", "1",
+                        "--strategy", "all=random", "--out", str(out), "--no-report")  # fmt: skip
+        assert result.exit_code == 0, result.output
+    assert dataset.dataset_digest(grown) == dataset.dataset_digest(whole)
+    assert dataset.read_table(grown, "seat_turns").num_rows == 60
+    assert dataset.dataset_digest(whole) != dataset.dataset_digest(whole, ("games", "turns"))
+    # an orphan shard (its games shard never written) is cleaned before a resume
+    orphan = grown / "seat_turns" / "part-base-000100-000101.parquet"
+    orphan.write_bytes((grown / "seat_turns").glob("*.parquet").__next__().read_bytes())
+    dataset.clean(grown)
+    assert not orphan.exists()
+
+
+def test_a_game_without_tables_writes_only_the_generic_ones(tmp_path):
+    out = tmp_path / "run"
+    result = invoke("run", "--game", TINY, "-n", "6", "-j", "1", "--strategy", "all=random",
+                    "--out", str(out), "--no-report")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["games", "turns"]
+    man = json.loads((out / "manifest.json").read_text())
+    assert set(man["tables"]) == {"games", "turns", "actions"}
+
+
+def test_a_game_s_table_cannot_take_a_generic_table_s_name():
+    from simulate.study.records import Layout
+    from tests.tiny_game import TabledPig
+
+    class Clash(TabledPig):
+        tables = {"turns": TabledPig.tables["seat_turns"]}
+
+    with pytest.raises(ValueError, match="cannot be named 'turns'"):
+        Layout(Clash(), ("P1", "P2", "P3"))

@@ -304,6 +304,7 @@ def _game_words(run: Run) -> dict[str, Any]:
         "score_words": spelled if spelled != game.score_label else None,
         "score_title": spelled[:1].upper() + spelled[1:],
         "step": game.step_label,
+        "tables": list(game.tables),  # the game's own tables (``Game.tables``)
         "score_rule": game.rule_refs.get("score"),
         "tiebreak_rule": game.rule_refs.get("tiebreak"),
         "strength_file": shown_path(str(strength), ROOT) if strength else None,

@@ -3,7 +3,7 @@ polars frames."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +27,9 @@ class ReportError(ValueError):
 
 @dataclass
 class Run:
-    """One run directory: its manifest, its ``games`` and ``turns`` tables, and the game and
-    seats it played (the manifest's; a folder that names none: the default game's)."""
+    """One run directory: its manifest, its ``games`` and ``turns`` tables (and the game's
+    own, ``tables``), and the game and seats it played (the manifest's; a folder that names
+    none: the default game's)."""
 
     directory: Path
     manifest: dict[str, Any]
@@ -38,6 +39,7 @@ class Run:
     game: Game | None = None  # None: the manifest's game (or the default)
     seats: tuple[str, ...] = ()  # in turn order; empty: the manifest's (or the game's)
     confidence: float = 0.95  # the report's level (the game's own sections read it)
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)  # the game's own tables
 
     def __post_init__(self) -> None:
         if self.game is None:
@@ -125,20 +127,23 @@ def load_run(directory: Path | str) -> Run:
     try:
         games = pl.from_arrow(dataset.read_table(directory, "games"))
         turns = pl.from_arrow(dataset.read_table(directory, "turns"))
+        own = {t: pl.from_arrow(dataset.read_table(directory, t)) for t in layout.game.tables}
     except Exception as exc:  # a damaged shard
         detail = " ".join(str(exc).split())
         raise ReportError(
             f"{directory}: cannot read the tables ({type(exc).__name__}: {detail})"
         ) from None
     assert isinstance(games, pl.DataFrame) and isinstance(turns, pl.DataFrame)
+    tables = {t: f for t, f in own.items() if isinstance(f, pl.DataFrame)}
     ordered = [e["name"] for e in man.get("variants") or [] if isinstance(e, dict) and "name" in e]
     lineups = [e["name"] for e in man.get("lineups") or [] if isinstance(e, dict)]
     if lineups:  # every table and figure per variant x lineup: "variant / lineup"
         games, turns = (_by_cell(t) for t in (games, turns))
+        tables = {t: _by_cell(f) for t, f in tables.items()}
         ordered = [cell_label(v, x) for v in ordered for x in lineups]
     present = set(games.get_column("variant").unique().to_list())
     variants = [v for v in ordered if v in present] + sorted(present - set(ordered))
-    return Run(directory, man, games, turns, variants, layout.game, layout.seats)
+    return Run(directory, man, games, turns, variants, layout.game, layout.seats, tables=tables)
 
 
 def _by_cell(frame: pl.DataFrame) -> pl.DataFrame:

@@ -43,8 +43,9 @@ class Outcome:
     ``winner`` is a seat or None (a tie no tiebreak resolved); ``scores`` one number per seat;
     ``length`` the game's length in its own unit (cards, turns); ``extra`` the values of the
     game's declared ``game_columns``; ``steps`` one tuple per row of its per-step table, in the
-    order of its ``step_columns``; ``actions`` (traced games only) ``(turn, seat, kind,
-    option)`` per decision."""
+    order of its ``step_columns``; ``tables`` one sequence of tuples per extra table the game
+    declares (``Game.tables``), each in the order of that table's columns; ``actions``
+    (traced games only) ``(turn, seat, kind, option)`` per decision."""
 
     seed: int
     winner: str | None
@@ -55,6 +56,7 @@ class Outcome:
     extra: Mapping[str, Any] = field(default_factory=dict)
     steps: Sequence[tuple] = ()
     actions: Sequence[tuple] | None = None
+    tables: Mapping[str, Sequence[tuple]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,8 @@ class Game(ABC):
 
     Required: ``name``, ``title``, ``seats``, ``load_variant``, ``base_variant``,
     ``compile``, ``play``. Declared: ``score``/``length`` column names, ``game_columns``,
-    ``step_columns``, ``seat_word``. Optional: the rest."""
+    ``step_columns``, ``seat_word``. Optional: the rest (extra per-game ``tables`` among
+    them)."""
 
     name: str = ""  # the registered name: ``--game NAME``
     ref: str = ""  # how a process finds it again (set by the registry: name or module:attr)
@@ -88,6 +91,10 @@ class Game(ABC):
     step_columns: tuple[Column, ...] = ()  # the per-step table, after game/variant/lineup
     step_key: tuple[str, ...] = ()  # the per-step table's unique key within a game
     step_score: str | None = None  # the per-step column holding the seat's score, if any
+    # extra per-game tables beside ``games`` and ``turns`` (a card table): name -> its columns
+    # after game_index/variant/lineup, recorded from ``Outcome.tables``; none by default
+    tables: dict[str, tuple[Column, ...]] = {}
+    table_keys: dict[str, tuple[str, ...]] = {}  # each extra table's unique key within a game
     provisional: str | None = None  # one sentence when the game's data are stand-ins
     seat_names: dict[str, str] = {}  # each seat's full name, for legends
     rule_refs: dict[str, str] = {}  # the rules the report cites: "score", "tiebreak"

@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from simulate.games.protocol import Column, Game, Outcome
+from simulate.games.protocol import Column, Game, Outcome, Section
 from simulate.seeds import streams
 
 from . import dominance
@@ -44,6 +44,27 @@ STEP_COLUMNS = (
     Column("favored", _S, False, "the favored suit after the turn", True),
 )
 
+COURT, EVENT, CHECK = "court", "event", "dominance_check"
+CARD_COLUMNS = (  # one row per card dealt into the game's deck (RB p4 Build the Draw Deck)
+    Column("card", _I, False, "the card's printed number"),
+    Column("name", _S, False, "the card's name (an event's purchased side)"),
+    Column("kind", _S, False, "court | event | dominance_check (RB p3, p10, p15)"),
+    Column("region", _S, doc="a court card's region (RB p3)"),
+    Column("suit", _S, doc="a court card's suit (RB p3)"),
+    Column("rank", _I, doc="a court card's rank (RB p3); null for events"),
+    Column("bought_by", _S, doc="the seat that bought it (RB p10); null: never, or by Wakhan"),
+    Column("price", _I, doc="the rupees paid for it (RB p10); null if not bought so"),
+    Column("turn_bought", _I, doc="the turn it was bought"),
+    Column("acquired_by", _S, doc="the seat first holding it in hand or court, Wakhan too"),
+    Column("played_by", _S, doc="the seat that played it to its court (RB p11)"),
+    Column("turn_played", _I, doc="the turn it was played"),
+    Column("turns_in_court", _I, doc="turns ended with it in a court; null for events"),
+    Column("resolved", _S, doc="purchased | discarded (an event or check, RB p10); else null"),
+    Column("resolved_by", _S, doc="the seat that bought it, or whose cleanup discarded it"),
+    Column("held_at_end", _S, doc="the seat whose court holds it at the end"),
+)
+TABLES = {"cards": CARD_COLUMNS}
+
 
 @lru_cache(maxsize=1)
 def _data() -> Any:
@@ -65,6 +86,8 @@ class PaxPamir(Game):
     step_columns = STEP_COLUMNS
     step_key = ("turn",)
     step_score = "points"
+    tables = TABLES
+    table_keys = {"cards": ("card",)}
     rule_refs = {"score": "RB p15", "tiebreak": "RB p9 Game End and Victory"}
     ladder_held = (("rupees", "rupees"),)
     streams = ("deck", "P1", "P2", "P3", "P4", "P5", "wakhan")
@@ -94,6 +117,18 @@ class PaxPamir(Game):
 
     def data_dir(self) -> Path:
         return Path(__file__).with_name("data")
+
+    def lineup_files(self) -> dict[str, Path]:
+        """The shipped strength curve of the base game (4 players; the other counts beside it,
+        ``strength-players-N.json``)."""
+        import strategies.pax_pamir as bots
+
+        return {"strength": Path(bots.__file__).with_name("strength.json")}
+
+    def tunable(self) -> Any:
+        from . import bot_space
+
+        return bot_space
 
     def encoder(self, rules: E.Rules) -> Any:
         from .encoding import PaxEncoder
@@ -179,6 +214,13 @@ class PaxPamir(Game):
 
         check(ctx)
 
+    def report_sections(self, run: Any, figures_dir: Path | None) -> list[Section]:
+        """Coalitions, Dominance Checks, loyalty, the favored suit, rupees, per-card power
+        and events (``simulate.pax_pamir.report``)."""
+        from .report import sections
+
+        return sections(run, figures_dir)
+
 
 def run(
     seed: int,
@@ -238,7 +280,59 @@ def outcome(seed: int, ctx: E.Context) -> Outcome:
         },
         steps=tuple(ctx.steps),
         actions=None if ctx.log is None else tuple(ctx.log),
+        tables={"cards": card_rows(ctx)},
     )
+
+
+def card_rows(ctx: E.Context) -> tuple[tuple, ...]:
+    """The ``cards`` table of a game (``CARD_COLUMNS``), one row per dealt card in printed
+    order, from the engine's records (``Context.cards``, ``court_turns``, ``acquired``)."""
+    data, st, seats = ctx.data, ctx.state, ctx.rules.seats
+    first: dict[tuple[int, str], tuple[int, int, int]] = {}  # (card, what) -> turn, seat, value
+    for turn, player, card, what, value in ctx.cards:
+        first.setdefault((card, what), (turn, player, value))
+    held = {card: seats[p] for p in range(st.players) for card in st.court[p]}
+    discarded = set(st.discard)
+    courts, checks = len(data.court), len(data.dominance_checks)
+    rows = []
+    for card in sorted(ctx.dealt):
+        bought = first.get((card, E.BOUGHT))
+        played = first.get((card, E.PLAYED))
+        resolved = first.get((card, E.RESOLVED))
+        acquired = ctx.acquired.get(card)
+        if card < courts:
+            c = data.court[card]
+            kind, number, name = COURT, c.number, c.name
+            place: tuple = (data.regions[c.region], data.suits[c.suit], c.rank)
+        elif card < courts + checks:  # printed on from the court cards (RB p15)
+            kind, number, name, place = CHECK, card + 1, "Dominance Check", (None, None, None)
+            if bought is not None:
+                resolved = (bought[0], bought[1], 1)
+            elif card in discarded:
+                resolved = (0, -1, 0)  # discarded at a cleanup or by instability (RB p9)
+        else:
+            event = data.events[card - courts - checks]
+            kind, number, name = EVENT, event.number, event.purchased.name
+            place = (None, None, None)
+        rows.append(
+            (
+                number,
+                name,
+                kind,
+                *place,
+                None if bought is None else seats[bought[1]],
+                None if bought is None else bought[2],
+                None if bought is None else bought[0],
+                None if acquired is None else seats[acquired[0]],
+                None if played is None else seats[played[1]],
+                None if played is None else played[0],
+                ctx.court_turns.get(card, 0) if kind == COURT else None,
+                None if resolved is None else ("purchased" if resolved[2] else "discarded"),
+                None if resolved is None or resolved[1] < 0 else seats[resolved[1]],
+                held.get(card),
+            )
+        )
+    return tuple(rows)
 
 
 GAME = PaxPamir()

@@ -144,6 +144,7 @@ def play_batch(
     games = layout.columns_of("games")
     turns = layout.columns_of("turns")
     actions = layout.columns_of("actions") if batch.trace else None
+    own = {name: layout.columns_of(name) for name in game.tables}  # the game's own tables
     failures: list[tuple[int, str]] = []
     raised: dict[int, str] = {}
     for k in chunk.indices:
@@ -193,9 +194,12 @@ def play_batch(
         if settle_heap:
             _settle_heap()
         turns.add_turns(result, k, name, batch.lineup)
+        for table in own.values():
+            table.add_records(result, k, name, batch.lineup)
         if actions is not None:
             actions.add_actions(result, k, name, batch.lineup)
     tables = {"games": games.pack(), "turns": turns.pack()}
+    tables.update((table, cols.pack()) for table, cols in own.items())
     if actions is not None:
         tables["actions"] = actions.pack()
     return BatchResult(batch, tables, failures, time.perf_counter() - started, raised)

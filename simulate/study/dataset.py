@@ -1,7 +1,7 @@
 """A dataset on disk: Parquet shards per table, written atomically, read back sorted.
 
-Each finished batch is written as one shard per table (``games``, ``turns``, ``actions``)
-under a temporary name, fsynced and renamed; the ``games`` shard last, so a ``games`` shard
+Each finished batch is written as one shard per table (``games``, ``turns``, ``actions``,
+and the game's own tables, ``records.tables_of``) under a temporary name, fsynced and renamed; the ``games`` shard last, so a ``games`` shard
 on disk means its chunk is complete. ``clean`` removes what an interrupted run left, and
 ``done_games`` says which games exist (resume).
 """
@@ -73,13 +73,13 @@ def shards(directory: Path, table: str) -> list[Path]:
 
 
 def clean(directory: Path) -> None:
-    """Remove what an interrupted run left behind: temporary files, and ``turns``/``actions``
+    """Remove what an interrupted run left behind: temporary files, and the other tables'
     shards whose ``games`` shard was never written (their chunk will be played again)."""
     directory = Path(directory)
     for p in directory.glob(f".{manifest_mod.MANIFEST}.*.tmp"):
         p.unlink(missing_ok=True)
     committed = {p.name for p in shards(directory, "games")}
-    for table in records.TABLES:
+    for table in _tables(directory):
         folder = directory / table
         if not folder.is_dir():
             continue
@@ -113,7 +113,7 @@ def done_games(directory: Path, lineups: bool = False) -> dict[str, set[int]]:
         try:
             t = pq.read_table(path, columns=["variant", "lineup", "game_index"])
         except Exception:
-            for table in records.TABLES:
+            for table in _tables(directory):
                 (Path(directory) / table / path.name).unlink(missing_ok=True)
             continue
         keys = t.column("variant").to_pylist()
@@ -138,6 +138,14 @@ def layout_of(directory: Path) -> records.Layout:
     return records.layout(game, tuple(seats) if seats else game.seats())
 
 
+def _tables(directory: Path) -> tuple[str, ...]:
+    """The tables of the run in ``directory`` (the generic three when its game is unknown)."""
+    try:
+        return layout_of(directory).tables
+    except Exception:  # an unknown game: its own tables are not known either
+        return records.TABLES
+
+
 def read_table(directory: Path, table: str, columns: Sequence[str] | None = None) -> pa.Table:
     """Every row of ``table`` in ``directory``, sorted by its layout's sort keys."""
     import pyarrow as pa
@@ -157,13 +165,14 @@ def read_table(directory: Path, table: str, columns: Sequence[str] | None = None
     return t
 
 
-def dataset_digest(directory: Path, tables: Sequence[str] = records.TABLES) -> str:
-    """A sha256 of the dataset's content, rows sorted, non-deterministic columns
-    (``records.NONDETERMINISTIC``: the wall time) left out. Equal for equal studies."""
+def dataset_digest(directory: Path, tables: Sequence[str] | None = None) -> str:
+    """A sha256 of the dataset's content (``tables``; None: every table of its layout), rows
+    sorted, non-deterministic columns (``records.NONDETERMINISTIC``: the wall time) left
+    out. Equal for equal studies."""
     h = hashlib.sha256()
-    for table in tables:
+    for table in layout_of(directory).tables if tables is None else tables:
         t = read_table(directory, table)
-        skip = set(records.NONDETERMINISTIC[table])
+        skip = set(records.NONDETERMINISTIC.get(table, ()))
         h.update(f"<{table}:{t.num_rows}>".encode())
         for name in t.column_names:
             if name in skip:

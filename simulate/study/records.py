@@ -6,6 +6,10 @@ A run directory holds three tables, each a folder of Parquet shards::
     DIR/turns/part-<variant>-<first>-<last>.parquet     one row per step (the game declares it)
     DIR/actions/part-<variant>-<first>-<last>.parquet   one row per decision (--trace only)
 
+and one more folder per extra table its game declares (``Game.tables``: Pax Pamir's
+``cards``), keyed as ``turns`` is (game_index, variant, lineup) and written, resumed and read
+back as it is; a game that declares none writes only the three.
+
 Every column is deterministic given the run's command (master seed, games, strategies,
 variants, trace) **except ``games.seconds``**, the wall time of the game, which varies from
 machine to machine and run to run. Comparisons of datasets (``runner.dataset_digest``)
@@ -24,7 +28,7 @@ outcome columns are null; it has no ``turns`` or ``actions`` rows.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from simulate.games import Game, Outcome
@@ -35,20 +39,31 @@ if TYPE_CHECKING:
 TABLES = ("games", "turns", "actions")
 
 # Columns whose values are not reproducible (wall time); left out of dataset comparisons.
-NONDETERMINISTIC = {"games": ("seconds",), "turns": (), "actions": ()}
+NONDETERMINISTIC = {"games": ("seconds",), "turns": (), "actions": ()}  # a game's own: none
 
 _REQ, _OPT = False, True
 _KEYS = (("game_index", "int32", _REQ), ("variant", "string", _REQ), ("lineup", "string", _OPT))
+_RESERVED = {*TABLES, "manifest", "figures"}
+
+
+def tables_of(game: Game) -> tuple[str, ...]:
+    """The tables of a run of ``game``: the three generic ones, then the game's own."""
+    return (*TABLES, *game.tables)
 
 
 class Layout:
     """The columns of a run's three tables, built from its game's declaration around the
     generic core: (name, type, nullable) per column; types "string", "int32", "int64",
     "float64". ``turns`` is the game's per-step table (one row per card per Faction in
-    Vijayanagara); ``actions`` one row per decision of a traced game."""
+    Vijayanagara); ``actions`` one row per decision of a traced game; then the game's own
+    tables (``Game.tables``), the same keys first."""
 
     def __init__(self, game: Game, seats: tuple[str, ...]) -> None:
         self.game, self.seats = game, tuple(seats)
+        for name in game.tables:
+            if name in _RESERVED or not name.isidentifier():
+                raise ValueError(f"game {game.name!r}: a table cannot be named {name!r}")
+        self.tables = tables_of(game)
         seat = game.seat_word
         self.columns: dict[str, tuple[tuple[str, str, bool], ...]] = {
             "games": (
@@ -76,6 +91,10 @@ class Layout:
                 ("kind", "string", _REQ),  # the Decision kind
                 ("option", "string", _REQ),  # the chosen option, as text
             ),
+            **{
+                name: (*_KEYS, *((c.name, c.type, c.nullable) for c in columns))
+                for name, columns in game.tables.items()
+            },
         }
         self.names = {t: tuple(c[0] for c in cols) for t, cols in self.columns.items()}
         # the order rows are compared and presented in (each key is unique within its table)
@@ -83,8 +102,14 @@ class Layout:
             "games": ("variant", "lineup", "game_index"),
             "turns": ("variant", "lineup", "game_index", *game.step_key),
             "actions": ("variant", "lineup", "game_index", "step"),
+            **{
+                name: ("variant", "lineup", "game_index", *game.table_keys.get(name, ()))
+                for name in game.tables
+            },
         }
-        self._step_fields = tuple(c.name for c in game.step_columns)
+        self._fields = {"turns": tuple(c.name for c in game.step_columns)} | {
+            name: tuple(c.name for c in columns) for name, columns in game.tables.items()
+        }
         self._schemas: dict[str, pa.Schema] = {}
 
     def schema(self, table: str) -> pa.Schema:
@@ -223,14 +248,25 @@ class Columns:
     ) -> None:
         """One row per step record of the game: the records transposed into columns at once
         (one pass in C, not a Python loop per field: 6% of a random game's time)."""
-        steps = result.steps
-        n = len(steps)
+        self._add_records(result.steps, game_index, variant, lineup)
+
+    def add_records(
+        self, result: Outcome, game_index: int, variant: str, lineup: str | None = None
+    ) -> None:
+        """One row per record of the game's own table (``Outcome.tables[self.table]``)."""
+        self._add_records(result.tables.get(self.table, ()), game_index, variant, lineup)
+
+    def _add_records(
+        self, records: Sequence[tuple], game_index: int, variant: str, lineup: str | None
+    ) -> None:
+        n = len(records)
         self.data["game_index"].extend([game_index] * n)
         self.data["variant"].extend([variant] * n)
         self.data["lineup"].extend([lineup] * n)
         if not n:
             return
-        for name, values in zip(self.layout._step_fields, zip(*steps, strict=True), strict=True):
+        fields = self.layout._fields[self.table]
+        for name, values in zip(fields, zip(*records, strict=True), strict=True):
             self.data[name].extend(values)
 
     def add_actions(

@@ -30,3 +30,16 @@ def test_games_against_wakhan_keep_every_invariant(request, variant):
         list(soak(games, 67, ("random", "heuristic"), variant=variant, jobs=2, game="pax-pamir"))
         == []
     )
+
+
+@pytest.mark.parametrize(("players", "seat"), [(4, "P2"), (5, "P3")])
+def test_games_with_wakhan_in_a_larger_game_keep_every_invariant(request, tmp_path, players, seat):
+    """Issue 66: Wakhan, "as a variant, in any seat of larger games" (``setup.wakhan``)."""
+    variant = tmp_path / "wakhan.toml"
+    variant.write_text(
+        f'name = "wakhan"\ndescription = "Wakhan in {seat}"\n'
+        f'[setup]\nplayers = {players}\nwakhan = "{seat}"\n'
+    )
+    games = 500 if request.config.getoption("--full") else 20
+    found = soak(games, 69, ("random", "heuristic"), variant=str(variant), jobs=2, game="pax-pamir")
+    assert list(found) == []

@@ -613,3 +613,18 @@ def test_a_turn_with_nothing_to_do_passes_rb_p17(data, game):
     to_draw(ws, C7, C9)
     records = W.take_turn(data, state, ws, WAKHAN, random.Random(0))
     assert records[-1] == ("pass", "no valid action")
+
+
+def test_wakhan_in_a_larger_game_takes_her_cards_leftmost_loyalty_when_all_are_held(data):
+    """RB p16 pragmatic loyalty, "not shared by any other player"; with three others holding
+    the three coalitions (a variant), the reading takes the card's leftmost loyalty."""
+    import random as _random
+
+    from simulate.pax_pamir import wakhan
+    from simulate.pax_pamir.setup import new_state
+
+    state = new_state(data, 4, _random.Random(1), loyalty=[0, 0, 1, 2])
+    ws = wakhan.new_wakhan(data, _random.Random(2))
+    wakhan.draw(ws, _random.Random(3))
+    card = wakhan.revealed(data, ws)
+    assert wakhan.pragmatic_loyalty(data, state, ws, 0) == card.loyalty[0]

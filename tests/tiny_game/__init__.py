@@ -196,4 +196,30 @@ class Bold(Cautious):
     threshold = 15
 
 
+class TabledPig(Pig):
+    """Pig with a table of its own (``Game.tables``): one row per seat and game, its banked
+    and bust turns (the generic layers record, resume and read it as ``turns``)."""
+
+    name = "tiny-tabled"
+    tables = {
+        "seat_turns": (
+            Column("seat", "string", False),
+            Column("banks", "int32", False, "turns banked"),
+            Column("busts", "int32", False, "turns lost to a one"),
+        )
+    }
+    table_keys = {"seat_turns": ("seat",)}
+
+    def play(self, seed: int, strategies: Sequence[Any], rules: R.Rules, **kw: Any) -> Outcome:
+        import dataclasses
+
+        out = super().play(seed, strategies, rules, **kw)
+        counts = {s: [0, 0] for s in rules.seats}
+        for _, seat, action, *_ in out.steps:
+            counts[seat][action != "bank"] += 1
+        rows = tuple((s, banks, busts) for s, (banks, busts) in counts.items())
+        return dataclasses.replace(out, tables={"seat_turns": rows})
+
+
 GAME = Pig()
+TABLED = TabledPig()

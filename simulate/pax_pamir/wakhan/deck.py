@@ -96,11 +96,13 @@ def region_priority(data: PaxData, wakhan: WakhanState) -> tuple[int, ...]:
 
 def pragmatic_loyalty(data: PaxData, state: State, wakhan: WakhanState, player: int) -> int:
     """RB p16: "Wakhan's Pragmatic Loyalty is always the leftmost loyalty on the AI card that
-    is not shared by any other player." Before her first card: the coalitions' own order."""
+    is not shared by any other player." Before her first card: the coalitions' own order.
+    Reading, for a game of four or more (a variant: RB p16 has her face one or two players):
+    when the others hold every coalition, the card's leftmost loyalty."""
     card = revealed(data, wakhan)
     order = tuple(range(len(data.coalitions))) if card is None else card.loyalty
     held = {state.loyalty[p] for p in range(state.players) if p != player}
-    return next(c for c in order if c not in held)
+    return next((c for c in order if c not in held), order[0])
 
 
 def sync_loyalty(data: PaxData, state: State, wakhan: WakhanState, player: int) -> int:

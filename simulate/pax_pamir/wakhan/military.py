@@ -105,6 +105,8 @@ def battle_plan(
         left = min(rank, mine)
         tribes: dict[int, int] = {}
         for p in targets:
+            if state.loyalty[p] == own:
+                continue  # RB p14: not "tribes belonging to players that share your loyalty"
             n = min(left, _removable_tribes(data, state, p, region))
             if n:
                 tribes[p], left = n, left - n
