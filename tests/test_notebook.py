@@ -28,13 +28,11 @@ def _outputs(nb, tag: str) -> str:
     return "\n".join(texts)
 
 
-def test_the_notebook_runs_with_nbconvert_after_the_readme_commands(tmp_path):
-    run = ROOT / "runs" / f"notebook-test-{tmp_path.name}"  # a relative VSIM_RUN
-    made = run_process(
-        "run", "--games", "20", "--seed", "5", "--variant", "base", "--variant",
-        "timurs-shadow", "--strategy", "all=random", "--jobs", "1", "--no-report",
-        "--quiet", "--out", str(run),
-    )  # fmt: skip
+def _executed(tmp_path: Path, name: str, *run_args: str):
+    """The notebook executed with nbconvert on a run ``vsim run *run_args`` wrote (20 games
+    or as the args say), under ``runs/`` (a relative VSIM_RUN); the run is removed after."""
+    run = ROOT / "runs" / f"{name}-{tmp_path.name}"
+    made = run_process(*run_args, "--no-report", "--quiet", "--out", str(run))
     assert made.returncode == 0, made.stderr
     executed = tmp_path / "analysis.ipynb"
     try:
@@ -47,7 +45,14 @@ def test_the_notebook_runs_with_nbconvert_after_the_readme_commands(tmp_path):
     finally:
         shutil.rmtree(run, ignore_errors=True)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    nb = nbformat.read(executed, as_version=4)
+    return nbformat.read(executed, as_version=4)
+
+
+def test_the_notebook_runs_with_nbconvert_after_the_readme_commands(tmp_path):
+    nb = _executed(
+        tmp_path, "notebook-test", "run", "--games", "20", "--seed", "5", "--variant", "base",
+        "--variant", "timurs-shadow", "--strategy", "all=random", "--jobs", "1",
+    )  # fmt: skip
     errors = [
         o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"
     ]
@@ -79,25 +84,10 @@ def test_the_notebook_reads_a_pax_pamir_run(tmp_path):
     variant.write_text(
         'name = "lead6"\ndescription = "an early end on six"\n[numbers]\nearly_end_lead = 6\n'
     )
-    run = ROOT / "runs" / f"notebook-pax-{tmp_path.name}"
-    made = run_process(
-        "run", "--game", "pax-pamir", "--games", "12", "--seed", "5", "--variant", "base",
-        "--variant", str(variant), "--strategy", "all=random", "--jobs", "1", "--no-report",
-        "--quiet", "--out", str(run),
+    nb = _executed(
+        tmp_path, "notebook-pax", "run", "--game", "pax-pamir", "--games", "12", "--seed", "5",
+        "--variant", "base", "--variant", str(variant), "--strategy", "all=random", "--jobs", "1",
     )  # fmt: skip
-    assert made.returncode == 0, made.stderr
-    executed = tmp_path / "analysis.ipynb"
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute",
-             str(NOTEBOOK), "--output", str(executed)],
-            cwd=ROOT, env=process_env(VSIM_RUN=str(run.relative_to(ROOT))),
-            capture_output=True, text=True, timeout=300,
-        )  # fmt: skip
-    finally:
-        shutil.rmtree(run, ignore_errors=True)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    nb = nbformat.read(executed, as_version=4)
     table = _outputs(nb, "win-rate-table")
     for word in ("P1", "P4", "lead6", "95% Goodman"):
         assert word in table, word

@@ -13,7 +13,6 @@ beside it, ``OUT/weights-P1.toml`` and so on, for ``--strategy P1=heuristic:weig
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 from simulate.errors import DataError
 from simulate.study import tuning_folder
 from simulate.study.errors import RunError
-from simulate.study.tunable import Param, Space, fmt_value
+from simulate.study.tunable import Param, Space, fmt_value, read_space_file
 
 SPACE_FILE = Path(__file__).resolve().parents[2] / "strategies" / "pax_pamir" / "tuning.toml"
 SPACE_REF = "strategies/pax_pamir/tuning.toml"  # how manifests name it
@@ -42,12 +41,7 @@ def weight_names() -> frozenset[str]:
 def load_space(path: Path | str = SPACE_FILE) -> Space:
     """A checked space file (every seat of any player count), or RunError (one line)."""
     where = f"--space {path}"
-    try:
-        raw = tomllib.loads(Path(path).read_text())
-    except OSError as exc:
-        raise RunError(f"{where}: cannot read it ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RunError(f"{where}: {' '.join(str(exc).split())}") from None
+    raw = read_space_file(path)
     for name, table in raw.items():
         if name not in ("common", *SEATS):
             raise RunError(f"{where}: unknown table [{name}] (common or P1..P5)")

@@ -59,6 +59,21 @@ class Space:
         )
 
 
+def read_space_file(path: Any) -> dict[str, Any]:
+    """A space file's TOML, or RunError naming ``--space`` (one line): what every game's
+    ``load_space`` reads first."""
+    import tomllib
+    from pathlib import Path
+
+    where = f"--space {path}"
+    try:
+        return tomllib.loads(Path(path).read_text())
+    except OSError as exc:
+        raise RunError(f"{where}: cannot read it ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RunError(f"{where}: {' '.join(str(exc).split())}") from None
+
+
 def tunable_of(game: Any) -> Any:
     """The game's tunable policy, or RunError (one line) when it offers none."""
     found = game.tunable()

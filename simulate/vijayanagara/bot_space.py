@@ -5,14 +5,13 @@ values, and the weights file a tuning writes."""
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from simulate.study import tuning_folder
 from simulate.study.errors import RunError
-from simulate.study.tunable import Param, Space, fmt_value
+from simulate.study.tunable import Param, Space, fmt_value, read_space_file
 from simulate.vijayanagara.result import FACTIONS
 
 SPACE_FILE = (
@@ -36,12 +35,7 @@ def load_space(path: Path | str = SPACE_FILE) -> Space:
     from strategies.vijayanagara.heuristic.weights import default_weights, set_dotted
 
     where = f"--space {path}"
-    try:
-        raw = tomllib.loads(Path(path).read_text())
-    except OSError as exc:
-        raise RunError(f"{where}: cannot read it ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RunError(f"{where}: {' '.join(str(exc).split())}") from None
+    raw = read_space_file(path)
     unknown = sorted(set(raw) - {"common", *FACTIONS})
     if unknown:
         raise RunError(f"{where}: unknown table [{unknown[0]}] (common, DS, BK or VE)")
