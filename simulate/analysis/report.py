@@ -281,7 +281,7 @@ def _context(
 
 
 def game_title(game: Game) -> str:
-    """The game's name as a title: ``Vijayanagara``, ``Pax Pamir``."""
+    """The game's name as a title (``some-game`` -> ``Some Game``)."""
     return " ".join(w.capitalize() for w in game.name.replace("-", "_").split("_"))
 
 

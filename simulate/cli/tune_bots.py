@@ -55,8 +55,8 @@ from simulate.study.errors import RunError
     "--start", type=click.Path(path_type=Path), default=None,
     help="Weights file whose [seat.F] values start the search (default: what each seat of "
     "--base plays, all its layers; over heuristic-v1 the shipped tuned.toml; heuristic-v1: "
-    "the hand-set weights). Pax Pamir: a heuristic weights file, for every seat (default: "
-    "the shipped weights.toml).",
+    "the hand-set weights); for a game whose heuristic is one bot for every seat, its "
+    "weights file.",
 )  # fmt: skip
 @click.option(
     "--base", default=None, show_default="heuristic-v1",

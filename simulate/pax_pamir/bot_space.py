@@ -20,7 +20,7 @@ from typing import Any
 from simulate.errors import DataError
 from simulate.study import tuning_folder
 from simulate.study.errors import RunError
-from simulate.study.tunable import Param, Space, fmt_value, read_space_file
+from simulate.study.tunable import Param, Space, fmt_value, range_param, read_space_file
 
 SPACE_FILE = Path(__file__).resolve().parents[2] / "strategies" / "pax_pamir" / "tuning.toml"
 SPACE_REF = "strategies/pax_pamir/tuning.toml"  # how manifests name it
@@ -60,16 +60,7 @@ def load_space(path: Path | str = SPACE_FILE) -> Space:
 def _param(key: str, bounds: Any, where: str, known: frozenset[str]) -> Param:
     if key not in known:
         raise RunError(f"{where}: {key!r} is no weight of the heuristic (weights.toml)")
-    if (
-        not isinstance(bounds, list)
-        or len(bounds) != 2
-        or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds)
-    ):
-        raise RunError(f"{where}: {key!r} must be [low, high], got {bounds!r}")
-    low, high = bounds
-    if not low < high:
-        raise RunError(f"{where}: {key!r} has an empty range [{low}, {high}]")
-    return Param(key, low, high, isinstance(low, int) and isinstance(high, int))
+    return range_param(key, bounds, where)
 
 
 @lru_cache(maxsize=1)

@@ -141,7 +141,7 @@ class Tuning:
         for spec in (*pool, *challengers):
             check_strategies(dict.fromkeys(every, spec), game=the_game.ref)
         the_space = tunable.load_space(space or tunable.SPACE_FILE)
-        # the seats the variant seats (a game's space may hold more: Pax Pamir's, any count)
+        # the seats the variant seats (a game's space may hold more: one for any player count)
         the_space = Space({f: the_space.params.get(f, ()) for f in every})
         empty = [f for f in chosen if not the_space.params[f]]
         if empty:

@@ -6,7 +6,7 @@ A run directory holds three tables, each a folder of Parquet shards::
     DIR/turns/part-<variant>-<first>-<last>.parquet     one row per step (the game declares it)
     DIR/actions/part-<variant>-<first>-<last>.parquet   one row per decision (--trace only)
 
-and one more folder per extra table its game declares (``Game.tables``: Pax Pamir's
+and one more folder per extra table its game declares (``Game.tables``: e.g. a
 ``cards``), keyed as ``turns`` is (game_index, variant, lineup) and written, resumed and read
 back as it is; a game that declares none writes only the three.
 

@@ -74,6 +74,21 @@ def read_space_file(path: Any) -> dict[str, Any]:
         raise RunError(f"{where}: {' '.join(str(exc).split())}") from None
 
 
+def range_param(key: str, bounds: Any, where: str) -> Param:
+    """A space file's ``key = [low, high]`` as a ``Param`` (integer bounds search integers),
+    or RunError naming it (one line)."""
+    if (
+        not isinstance(bounds, list)
+        or len(bounds) != 2
+        or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds)
+    ):
+        raise RunError(f"{where}: {key!r} must be [low, high], got {bounds!r}")
+    low, high = bounds
+    if not low < high:
+        raise RunError(f"{where}: {key!r} has an empty range [{low}, {high}]")
+    return Param(key, low, high, isinstance(low, int) and isinstance(high, int))
+
+
 def tunable_of(game: Any) -> Any:
     """The game's tunable policy, or RunError (one line) when it offers none."""
     found = game.tunable()

@@ -11,7 +11,7 @@ from typing import Any
 
 from simulate.study import tuning_folder
 from simulate.study.errors import RunError
-from simulate.study.tunable import Param, Space, fmt_value, read_space_file
+from simulate.study.tunable import Param, Space, fmt_value, range_param, read_space_file
 from simulate.vijayanagara.result import FACTIONS
 
 SPACE_FILE = (
@@ -53,20 +53,12 @@ def load_space(path: Path | str = SPACE_FILE) -> Space:
 
 
 def _param(key: str, bounds: Any, where: str, weights: dict, set_dotted: Any) -> Param:
-    if (
-        not isinstance(bounds, list)
-        or len(bounds) != 2
-        or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds)
-    ):
-        raise RunError(f"{where}: {key!r} must be [low, high], got {bounds!r}")
-    low, high = bounds
-    if not low < high:
-        raise RunError(f"{where}: {key!r} has an empty range [{low}, {high}]")
+    param = range_param(key, bounds, where)
     try:
-        set_dotted(weights, key, low)
+        set_dotted(weights, key, param.low)
     except ValueError as exc:
         raise RunError(f"{where}: {exc}") from None
-    return Param(key, low, high, isinstance(low, int) and isinstance(high, int))
+    return param
 
 
 @lru_cache(maxsize=256)

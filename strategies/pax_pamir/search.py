@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from abc import ABC, abstractmethod
 from typing import Any
 
 from simulate.pax_pamir import actions as A
@@ -45,7 +46,7 @@ def outcome_value(ctx: E.Context, me: int) -> float:
     return 1.0 / (1.0 + math.exp(-evaluate(ctx.data, ctx.state, me) / 3.0))
 
 
-class _Search:
+class _Search(ABC):
     """What both searches share: the heuristic for every decision but the main one, and a
     team of heuristic bots (one per seat) for the playouts."""
 
@@ -67,8 +68,9 @@ class _Search:
             return self.base.choose(observation, decision)
         return self.search(observation, decision)
 
+    @abstractmethod
     def search(self, observation: Any, decision: Any) -> int:
-        raise NotImplementedError
+        """The main choice's pick (each search's own)."""
 
     def resume(self, observation: Any, decision: Any, option: int) -> E.Context:
         """A determinisation with ``option`` taken and the rest of the turn played."""

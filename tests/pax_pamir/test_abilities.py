@@ -10,10 +10,9 @@ import pytest
 from simulate.pax_pamir import actions as A
 from simulate.pax_pamir import dominance as D
 from simulate.pax_pamir import market, military
-from simulate.pax_pamir.cards import PaxData
 from simulate.pax_pamir.setup import new_state
 from simulate.pax_pamir.state import State
-from tests.pax_pamir.support import card, region
+from tests.pax_pamir.support import card, in_court, region
 
 AFGHAN, BRITISH, RUSSIAN = 0, 1, 2
 CATI, BROOKE, HOPE = 0, 1, 2
@@ -24,12 +23,6 @@ def state(data) -> State:
     s = new_state(data, 3, random.Random(4), loyalty=[BRITISH, AFGHAN, RUSSIAN])
     s.favored = data.suits.index("political")
     return s
-
-
-def in_court(data: PaxData, state: State, player: int, *names: str) -> list[int]:
-    ids = [card(data, n) for n in names]
-    state.court[player] += ids
-    return ids
 
 
 def to_market(state: State, name_id: int, row: int, column: int) -> None:

@@ -10,7 +10,7 @@ from simulate.pax_pamir import actions as A
 from simulate.pax_pamir.cards import PaxData
 from simulate.pax_pamir.setup import new_state
 from simulate.pax_pamir.state import EMPTY, State
-from tests.pax_pamir.support import card, region
+from tests.pax_pamir.support import card, in_court, region
 
 AFGHAN, BRITISH, RUSSIAN = 0, 1, 2
 CATI, BROOKE, HOPE = 0, 1, 2
@@ -19,12 +19,6 @@ CATI, BROOKE, HOPE = 0, 1, 2
 @pytest.fixture
 def state(data) -> State:
     return new_state(data, 3, random.Random(4), loyalty=[BRITISH, AFGHAN, RUSSIAN])
-
-
-def in_court(data: PaxData, state: State, player: int, *names: str) -> list[int]:
-    ids = [card(data, n) for n in names]
-    state.court[player] += ids
-    return ids
 
 
 def kabul(data: PaxData) -> list[int]:

@@ -15,7 +15,7 @@ from simulate.pax_pamir import play as P
 from simulate.pax_pamir.cards import PaxData
 from simulate.pax_pamir.setup import new_state
 from simulate.pax_pamir.state import ALL, EMPTY, State
-from tests.pax_pamir.support import card, region
+from tests.pax_pamir.support import card, in_court, region
 
 AFGHAN, BRITISH, RUSSIAN = 0, 1, 2
 CATI, BROOKE, HOPE = 0, 1, 2
@@ -36,12 +36,6 @@ def event_of(data: PaxData, key: str) -> tuple[int, bool]:
         if e.discarded.key == key:
             return e.id, False
     raise KeyError(key)
-
-
-def in_court(data: PaxData, state: State, player: int, *names: str) -> list[int]:
-    ids = [card(data, n) for n in names]
-    state.court[player] += ids
-    return ids
 
 
 def all_cards(data: PaxData, state: State) -> list[int]:

@@ -8,10 +8,9 @@ import pytest
 
 from simulate.pax_pamir import military as M
 from simulate.pax_pamir.actions import new_turn
-from simulate.pax_pamir.cards import PaxData
 from simulate.pax_pamir.setup import new_state
 from simulate.pax_pamir.state import State
-from tests.pax_pamir.support import card, region
+from tests.pax_pamir.support import card, in_court, region
 
 AFGHAN, BRITISH, RUSSIAN = 0, 1, 2
 CATI, BROOKE, HOPE = 0, 1, 2
@@ -22,12 +21,6 @@ def state(data) -> State:
     s = new_state(data, 3, random.Random(4), loyalty=[BRITISH, AFGHAN, RUSSIAN])
     s.favored = data.suits.index("political")
     return s
-
-
-def in_court(data: PaxData, state: State, player: int, *names: str) -> list[int]:
-    ids = [card(data, n) for n in names]
-    state.court[player] += ids
-    return ids
 
 
 def spy(state: State, player: int, target: int, n: int = 1) -> None:

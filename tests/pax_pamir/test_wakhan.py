@@ -10,7 +10,7 @@ from simulate.pax_pamir import ruling
 from simulate.pax_pamir import wakhan as W
 from simulate.pax_pamir.cards import PaxData
 from simulate.pax_pamir.state import EMPTY, State
-from tests.pax_pamir.support import card, region
+from tests.pax_pamir.support import card, in_court, region
 
 AFGHAN, BRITISH, RUSSIAN = 0, 1, 2
 WAKHAN, HOPE, CATI = 0, 1, 2  # seats: Wakhan first, then the player who chose loyalty last
@@ -58,12 +58,6 @@ def revealed_as(ws: W.WakhanState, current: int, upcoming: int) -> None:
 def to_draw(ws: W.WakhanState, current: int, upcoming: int) -> None:
     """``take_turn`` will draw ``current`` and read ``upcoming``'s back."""
     ws.deck, ws.discard = [upcoming, current], []
-
-
-def in_court(data: PaxData, state: State, player: int, *names: str) -> list[int]:
-    ids = [card(data, n) for n in names]
-    state.court[player] += ids
-    return ids
 
 
 def tribe(state: State, where: int, player: int, n: int = 1) -> None:

@@ -137,7 +137,7 @@ def _wins_region(data: PaxData, state: State, wakhan: WakhanState, player: int, 
     trial, trial_w = state.copy(), wakhan.copy()
     try:
         played = buy_and_play(data, trial, trial_w, player, space, Humans(), [])
-    except (ValueError, NotImplementedError):
+    except ValueError:  # she could not buy or play it (a rule refused)
         return False
     return played and bool(set(ruling.ruled_by(trial, player)) - before)
 
