@@ -251,13 +251,15 @@ def load(directory: Path) -> tuple[dict[str, Any], pl.DataFrame]:
     return man, games
 
 
-def doublings_between(a: dict[str, str], b: dict[str, str]) -> float | None:
+def doublings_between(
+    a: dict[str, str], b: dict[str, str], game: str | None = None
+) -> float | None:
     """log2 of the budget ratio of two lineups that play one search bot in every seat at
     two budgets; None otherwise."""
     found = []
     for lineup in (a, b):
         specs = set(lineup.values())
-        budget = budget_of(specs.pop()) if len(specs) == 1 else None
+        budget = budget_of(specs.pop(), game) if len(specs) == 1 else None
         if budget is None:
             return None
         found.append(budget)
@@ -344,7 +346,8 @@ def _convergence(
     man: dict[str, Any], games: pl.DataFrame, variants: list[str], alpha: float, margin: float
 ) -> list[dict[str, Any]]:
     a, b = man["rungs"][-2], man["rungs"][-1]
-    doublings = doublings_between(a["strategies"], b["strategies"])
+    game = man.get("config", {}).get("game")
+    doublings = doublings_between(a["strategies"], b["strategies"], game)
     out = []
     for v in variants:
         pairs = _pairs(games, v, a["name"], b["name"])

@@ -101,6 +101,9 @@ class Game(ABC):
     # (per-step column, words) of what a seat held after a step, that a ladder compares
     ladder_held: tuple[tuple[str, str], ...] = ()
     streams: tuple[str, ...] = ()  # the names of its seeded streams (simulate.seeds.streams)
+    # each search bot's budget parameter (``vsim ladder --budgets``); {}: mcts rollouts,
+    # greedy samples (``simulate.study.budgets``)
+    search_budgets: dict[str, str] = {}
 
     # -- required --------------------------------------------------------------------------
     @abstractmethod

@@ -91,6 +91,7 @@ class PaxPamir(Game):
     rule_refs = {"score": "RB p15", "tiebreak": "RB p9 Game End and Victory"}
     ladder_held = (("rupees", "rupees"),)
     streams = ("deck", "P1", "P2", "P3", "P4", "P5", "wakhan")
+    search_budgets = {"mcts": "playouts", "greedy": "samples"}
 
     def seats(self, rules: Any = None) -> tuple[str, ...]:
         return (rules or self.compile(self.base_variant())).seats

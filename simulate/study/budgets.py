@@ -22,59 +22,67 @@ import re
 
 from simulate.study.errors import RunError
 
-# The budget parameter of each search bot (its registered name).
+# The budget parameter of each search bot (its registered name), unless a game declares its
+# own (``Game.search_budgets``).
 BUDGETS: dict[str, str] = {"mcts": "rollouts", "greedy": "samples"}
 
 
-def _bot(spec: str) -> tuple[str, str] | None:
+def budgets_of(game: str | None = None) -> dict[str, str]:
+    """Each search bot's budget parameter for ``game``'s bots."""
+    from simulate.games import get as get_game
+
+    return get_game(game).search_budgets or BUDGETS
+
+
+def _bot(spec: str, game: str | None = None) -> tuple[str, str] | None:
     """(registered name, budget parameter) of the search bot ``spec`` plays, else None;
     RunError for a strategy nobody registered."""
     from strategies import registry
 
     name, _ = registry.parse_spec(spec)
     try:
-        cls = registry.resolve(name)
+        cls = registry.resolve(name, game)
     except registry.UnknownStrategy as exc:
         raise RunError(str(exc)) from None
-    for bot, parameter in BUDGETS.items():
-        if registry.resolve(bot) is cls:
+    for bot, parameter in budgets_of(game).items():
+        if registry.resolve(bot, game) is cls:
             return bot, parameter
     return None
 
 
-def _default(bot: str, parameter: str) -> int:
+def _default(bot: str, parameter: str, game: str | None = None) -> int:
     from strategies import registry
 
-    return int(inspect.signature(registry.resolve(bot)).parameters[parameter].default)
+    return int(inspect.signature(registry.resolve(bot, game)).parameters[parameter].default)
 
 
-def budget_of(spec: str) -> tuple[str, int] | None:
+def budget_of(spec: str, game: str | None = None) -> tuple[str, int] | None:
     """(search bot, its budget) of a strategy spec; None for a bot without a search budget."""
     from strategies import registry
 
-    found = _bot(spec)
+    found = _bot(spec, game)
     if found is None:
         return None
     bot, parameter = found
     _, params = registry.parse_spec(spec)
-    value = params.get(parameter, _default(bot, parameter))
+    value = params.get(parameter, _default(bot, parameter, game))
     if isinstance(value, bool) or not isinstance(value, int):
         raise RunError(f"{spec!r}: {parameter} must be a whole number, got {value!r}")
     return bot, value
 
 
-def scaled(spec: str, factor: float) -> str:
+def scaled(spec: str, factor: float, game: str | None = None) -> str:
     """``spec`` with its search budget multiplied by ``factor`` (the other parameters as
     written); ``spec`` itself at factor 1. RunError for a bot without a budget, or a budget
     that would round below 1."""
-    found = budget_of(spec)
+    found = budget_of(spec, game)
     if found is None:
-        names = ", ".join(f"{bot} ({p})" for bot, p in BUDGETS.items())
+        names = ", ".join(f"{bot} ({p})" for bot, p in budgets_of(game).items())
         raise RunError(f"{spec!r} has no search budget to scale (bots with one: {names})")
     if factor == 1:
         return spec
     bot, value = found
-    parameter = BUDGETS[bot]
+    parameter = budgets_of(game)[bot]
     budget = round(value * factor)
     if budget < 1:
         raise RunError(f"{spec!r} x{factor:g}: {parameter} {value} would round to {budget}")

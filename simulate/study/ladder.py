@@ -102,7 +102,7 @@ class Ladder:
             raise RunError("give at least one --challenger (a strategy spec, e.g. greedy)")
         factors = parse_factors(budgets) if budgets is not None else ()
         try:
-            scaled_from = tuple((scaled(c, x), c, x) for c in given for x in factors)
+            scaled_from = tuple((scaled(c, x, the_game.ref), c, x) for c in given for x in factors)
         except RunError as exc:
             raise RunError(f"--budgets {budgets}: {exc}") from None
         chosen = tuple(dict.fromkeys(s for s, _, _ in scaled_from)) or given
