@@ -45,8 +45,11 @@ def _bot(spec: str, game: str | None = None) -> tuple[str, str] | None:
     except registry.UnknownStrategy as exc:
         raise RunError(str(exc)) from None
     for bot, parameter in budgets_of(game).items():
-        if registry.resolve(bot, game) is cls:
-            return bot, parameter
+        try:
+            if registry.resolve(bot, game) is cls:
+                return bot, parameter
+        except registry.UnknownStrategy:  # a game without that search bot
+            continue
     return None
 
 
