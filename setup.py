@@ -84,6 +84,7 @@ NATIVE = [
     "simulate/vijayanagara/rules/decrees/tribute.py",
     # Pax Pamir (issue 66): its rules, engine and invariants, the heuristic (Wakhan's turn stays
     # Python: a compile time CI's budget does not afford for a seat most games do not have)
+    "simulate/pax_pamir/ledger.py",
     "simulate/pax_pamir/state.py",
     "simulate/pax_pamir/lasting.py",
     "simulate/pax_pamir/market.py",

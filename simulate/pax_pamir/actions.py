@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from . import lasting
+from . import lasting, ledger
 from .cards import PaxData
 from .cleanup import stars
 from .market import keeps_rupees
@@ -122,14 +122,22 @@ def cost_spaces(state: State, amount: int) -> list[int]:
     return order[:amount]
 
 
-def pay_action_cost(state: State, player: int, amount: int, data: PaxData | None = None) -> None:
+def pay_action_cost(
+    state: State,
+    player: int,
+    amount: int,
+    data: PaxData | None = None,
+    source: int = ledger.OTHER,
+) -> None:
     """Pay ``amount`` rupees of ``player`` to the market (RB p12 Action Costs). "Reminder: if
     you place a rupee on a market card for any reason, you may not purchase that card this
     turn": each card paid joins ``state.placed``. Excess rupees leave the game, and with
-    ``data`` so does a rupee paid to Public Withdrawal (``market.keeps_rupees``)."""
+    ``data`` so does a rupee paid to Public Withdrawal (``market.keeps_rupees``). The ledger
+    records them paid to ``source``, the action's (``ledger.GIFT``, ``BUILD``, ``BETRAY``)."""
     if state.rupees[player] < amount:
         raise ValueError(f"player {player} cannot pay {amount} rupees")
     state.rupees[player] -= amount
+    ledger.record(state, player, source, paid=amount)
     for space in cost_spaces(state, amount):
         card = state.market[space]
         if data is None or keeps_rupees(data, card):
@@ -171,6 +179,8 @@ def open_action(
         holder = hostage_holder(state, card, player)
         state.rupees[player] -= bribe
         state.rupees[holder] += bribe
+        ledger.record(state, player, ledger.BRIBE, paid=bribe)
+        ledger.record(state, holder, ledger.BRIBE, gained=bribe)
     turn.used.append(card)
     if not is_bonus(data, state, card):
         turn.actions_left -= 1
@@ -239,9 +249,12 @@ def tax(
     for space, n in market.items():
         state.market_rupees[space] -= n
         state.rupees[player] += n
+        ledger.record(state, player, ledger.TAX, gained=n)
     for other, n in players.items():
         state.rupees[other] -= n
         state.rupees[player] += n
+        ledger.record(state, other, ledger.TAX, paid=n)
+        ledger.record(state, player, ledger.TAX, gained=n)
 
 
 def gift_cost(data: PaxData, state: State, player: int) -> int:
@@ -278,7 +291,7 @@ def gift(
     backup, used, left = state.copy(), turn.used[:], turn.actions_left
     try:
         open_action(data, state, turn, player, card, bribe)
-        pay_action_cost(state, player, cost, data)
+        pay_action_cost(state, player, cost, data, ledger.GIFT)
         place_unit(data, state, GIFT_UNIT, player, player, take_from, payer(pay_with))
     except Exception:
         _restore(state, backup)
@@ -361,7 +374,7 @@ def build(
     backup = state.copy() if state.blocks[coalition] < count + extra else None
     used, left = turn.used[:], turn.actions_left
     open_action(data, state, turn, player, card, bribe)
-    pay_action_cost(state, player, cost, data)
+    pay_action_cost(state, player, cost, data, ledger.BUILD)
     places = [(ARMY_UNIT, state.army_at(r, coalition)) for r in armies]
     places += [(ROAD_UNIT, state.road_at(b, coalition)) for b in roads]
     if extra_army >= 0:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import lasting
+from . import lasting, ledger
 from .cards import EventCard, EventEffect, PaxData
 from .play import Repay, _restore, remove_tribes
 from .state import ALL, EMPTY, State
@@ -232,6 +232,7 @@ def _apply(
         _strike(data, state, order, picks[0], repay)
     elif key == "backing_of_persian_aristocracy":  # "take 3 rupees from the bank"
         state.rupees[player] += lasting.amount(data, key)  # cards.yaml: 3
+        ledger.record(state, player, ledger.EVENT, gained=lasting.amount(data, key))
     elif key == "other_persuasive_methods":  # "swap whole hands (either may be empty)"
         if picks:
             other = picks[0]

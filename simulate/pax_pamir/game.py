@@ -12,7 +12,7 @@ from typing import Any
 from simulate.games.protocol import Column, Game, Outcome, Section
 from simulate.seeds import streams
 
-from . import dominance
+from . import dominance, ledger
 from . import engine as E
 
 _I, _S = "int32", "string"
@@ -63,7 +63,16 @@ CARD_COLUMNS = (  # one row per card dealt into the game's deck (RB p4 Build the
     Column("resolved_by", _S, doc="the seat that bought it, or whose cleanup discarded it"),
     Column("held_at_end", _S, doc="the seat whose court holds it at the end"),
 )
-TABLES = {"cards": CARD_COLUMNS}
+RUPEE_COLUMNS = (  # one row per seat and source (``ledger.SOURCES``), every source listed
+    Column("seat", _S, False, "the seat whose rupees moved"),
+    Column("source", _S, False, "purchase (RB p10) | market: taken from the card bought (RB p10)"
+           " | tax (RB p13) | bribe (RB p11-p12) | gift, build (RB p13) | betray (RB p14) |"
+           " leverage (RB p8, p11) | event (cards.yaml) | other (``ledger.SOURCES``)"),
+    Column("gained", _I, False, "rupees the seat took from this source over the game"),
+    Column("paid", _I, False, "rupees the seat paid to it; starting rupees (RB p4) + gained -"
+           " paid over the sources = the rupees held at the end"),
+)  # fmt: skip
+TABLES = {"cards": CARD_COLUMNS, "rupees": RUPEE_COLUMNS}
 
 
 @lru_cache(maxsize=1)
@@ -87,7 +96,7 @@ class PaxPamir(Game):
     step_key = ("turn",)
     step_score = "points"
     tables = TABLES
-    table_keys = {"cards": ("card",)}
+    table_keys = {"cards": ("card",), "rupees": ("seat", "source")}
     rule_refs = {"score": "RB p15", "tiebreak": "RB p9 Game End and Victory"}
     ladder_held = (("rupees", "rupees"),)
     streams = ("deck", "P1", "P2", "P3", "P4", "P5", "wakhan")
@@ -281,7 +290,7 @@ def outcome(seed: int, ctx: E.Context) -> Outcome:
         },
         steps=tuple(ctx.steps),
         actions=None if ctx.log is None else tuple(ctx.log),
-        tables={"cards": card_rows(ctx)},
+        tables={"cards": card_rows(ctx), "rupees": rupee_rows(ctx)},
     )
 
 
@@ -334,6 +343,14 @@ def card_rows(ctx: E.Context) -> tuple[tuple, ...]:
             )
         )
     return tuple(rows)
+
+
+def rupee_rows(ctx: E.Context) -> tuple[tuple, ...]:
+    """The ``rupees`` table of a game (``RUPEE_COLUMNS``): each seat's rupees gained and paid
+    by source over the game, from the final state's ledger (``State.flow``), in seat order,
+    then ``ledger.SOURCES`` order."""
+    seats = ctx.rules.seats
+    return tuple((seats[p], source, g, paid) for p, source, g, paid in ledger.rows(ctx.state))
 
 
 GAME = PaxPamir()

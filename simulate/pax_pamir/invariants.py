@@ -1,10 +1,12 @@
 """What must hold after every action of a Pax Pamir game (``vsim soak``, issue 66): every
-card in exactly one place, every block and cylinder accounted for, no negative count."""
+card in exactly one place, every block and cylinder accounted for, every rupee a player holds
+accounted for by the ledger (``ledger.py``), no negative count."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .ledger import SOURCES, WIDTH
 from .market import is_event
 from .state import EMPTY, INACTIVE
 
@@ -33,6 +35,7 @@ def check(ctx: Any) -> None:
             )
         if st.rupees[p] < 0:
             raise AssertionError(f"player {p} has {st.rupees[p]} rupees")
+        _ledger(st, p, n.starting_rupees)
         if st.points[p] < 0:
             raise AssertionError(f"player {p} has {st.points[p]} victory points")
     if any(r < 0 for r in st.market_rupees):
@@ -42,6 +45,25 @@ def check(ctx: Any) -> None:
             c in court for court in st.court
         ):
             raise AssertionError(f"card {c} holds spies but lies in no court (RB p8)")
+
+
+def _ledger(st: Any, p: int, start: int) -> None:
+    """Player ``p``'s rupees are the starting rupees (RB p4 Take Player Pieces) plus what the
+    ledger says they gained less what they paid, over every source: a rupee moved where no
+    source was recorded breaks it."""
+    first = p * WIDTH
+    gained = paid = 0
+    for i in range(first, first + WIDTH, 2):
+        gained += st.flow[i]
+        paid += st.flow[i + 1]
+    if st.rupees[p] != start + gained - paid:
+        by = {
+            s: (st.flow[first + 2 * k], st.flow[first + 2 * k + 1]) for k, s in enumerate(SOURCES)
+        }
+        raise AssertionError(
+            f"player {p} has {st.rupees[p]} rupees, not {start} + {gained} gained - {paid} paid"
+            f" (RB p4; the ledger, gained/paid by source: {by})"
+        )
 
 
 def _cards(data: Any, st: Any, dealt: frozenset[int]) -> None:

@@ -7,6 +7,7 @@ by a discarded event stay on their space for the next card to take it.
 
 from __future__ import annotations
 
+from . import ledger
 from .cards import NONE, PaxData
 from .state import EMPTY, State
 
@@ -118,6 +119,7 @@ def buy(data: PaxData, state: State, player: int, row: int, column: int) -> int:
     free = is_free(data, state, player, state.market[state.space(row, column)])
     for space in [] if free else payment_spaces(state, row, column):
         state.rupees[player] -= each
+        ledger.record(state, player, ledger.PURCHASE, paid=each)
         card = state.market[space]
         if keeps_rupees(data, card):
             state.market_rupees[space] += each
@@ -127,6 +129,7 @@ def buy(data: PaxData, state: State, player: int, row: int, column: int) -> int:
     card = state.market[space]
     # "If you purchase a card that has rupees on it, you receive them along with the card."
     state.rupees[player] += state.market_rupees[space]
+    ledger.record(state, player, ledger.MARKET, gained=state.market_rupees[space])
     state.market_rupees[space] = 0
     state.market[space] = EMPTY
     if not is_event(data, card):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from . import lasting
+from . import lasting, ledger
 from .actions import Turn, _check_frame, _has_ability, _open, pay_action_cost
 from .cards import NONE, PaxData
 from .play import (
@@ -91,7 +91,7 @@ def betray(
     backup, used, left = state.copy(), turn.used[:], turn.actions_left
     try:
         _open(data, state, turn, player, card, bribe)
-        pay_action_cost(state, player, cost, data)
+        pay_action_cost(state, player, cost, data, ledger.BETRAY)
         discard_from_court(data, state, owner_of(state, target), target, payer(owner_pay_with))
         if take_prize:
             state.discard.remove(target)

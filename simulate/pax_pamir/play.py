@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from . import lasting
+from . import lasting, ledger
 from .cards import NONE, PaxData
 from .state import State
 
@@ -250,6 +250,7 @@ def discard_from_court(
         owed = data.numbers.leverage_rupees
         paid = min(owed, state.rupees[player])
         state.rupees[player] -= paid
+        ledger.record(state, player, ledger.LEVERAGE, paid=paid)
         for _ in range(owed - paid):
             if not state.hand[player] and not state.court[player]:
                 break
@@ -438,6 +439,7 @@ def _play(
             place_unit(data, state, TRIBE_UNIT, player, at, take_from, pay_with)
         elif name == "leverage":  # "Take two rupees from the bank. This card is leveraged."
             state.rupees[player] += data.numbers.leverage_rupees
+            ledger.record(state, player, ledger.LEVERAGE, gained=data.numbers.leverage_rupees)
         elif name == "spy":  # "Place one of your cylinders on a card in any player's court
             # that matches the played card's region. This piece is now a spy."
             if callable(spies):

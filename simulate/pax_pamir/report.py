@@ -262,9 +262,11 @@ def _pct_mean(m: tuple[float, float, float]) -> str:
 def rupee_rows(
     run: Run, confidence: float = 0.95, frame: pl.DataFrame | None = None
 ) -> list[dict[str, Any]]:
-    """Per variant and seat (and ``all``): purchases and rupees paid per game (the cards
-    table's ``price``; ``frame``: ``cards(run)``), and the rupees held after the seat's last
-    turn (``turns``)."""
+    """Per variant and seat (and ``all``): purchases and their price per game (the cards
+    table's ``price``; ``frame``: ``cards(run)``), the rupees held after the seat's last turn
+    (``turns``), and from the ``rupees`` table (the ledger, ``ledger.SOURCES``) the rupees
+    gained and paid per game by source (``sources``: source -> ``{"gained", "paid"}``) and in
+    all (``gained``, ``spent``), over ``flow_games`` games (0: the run has no ledger)."""
     c = (cards(run) if frame is None else frame).filter(pl.col("price").is_not_null())
     ok = run.ok_games().select("variant", "game_index")
     seats = pl.DataFrame({"seat": list(run.seats)})
@@ -302,39 +304,137 @@ def rupee_rows(
         )
         for r in frame_.iter_rows(named=True)
     }
+    by_source, totals = _rupee_flow(run, ok)
+    nan = (math.nan, math.nan, math.nan)
     out = []
     for v in run.variants:
         for seat in [*run.seats, "all"]:
             r = grouped.get((v, seat), dict.fromkeys(("buys", "paid", "free", "rupees"), []))
             end = [x for x in r["rupees"] if x is not None]
+            flow = by_source.get((v, seat), {})
+            total = totals.get((v, seat), {"gained": [], "paid": []})
             out.append({"variant": v, "seat": seat, "games": len(r["buys"]),
                         "buys": interval(r["buys"], confidence),
                         "paid": interval(r["paid"], confidence),
                         "free": (int(sum(r["free"])), int(sum(r["buys"]))),
-                        "end": interval(end, confidence)})  # fmt: skip
+                        "end": interval(end, confidence),
+                        "flow_games": len(total["gained"]),
+                        "gained": interval(total["gained"], confidence),
+                        "spent": interval(total["paid"], confidence),
+                        "sources": {s: {"gained": interval(g, confidence) if g else nan,
+                                        "paid": interval(p, confidence) if p else nan,
+                                        "moved": any(g) or any(p)}
+                                    for s, (g, p) in flow.items()}})  # fmt: skip
     return out
+
+
+def _rupee_flow(
+    run: Run, ok: pl.DataFrame
+) -> tuple[dict[tuple[str, str], dict[str, tuple[list, list]]], dict[tuple[str, str], dict]]:
+    """The ``rupees`` table over the finished games ``ok``, per variant and seat (and ``all``,
+    the seats of a game summed): source -> (gained per game, paid per game), every source of
+    ``ledger.SOURCES`` (then any other the table names) for every game the table covers; and
+    the totals over the sources, ``{"gained": [...], "paid": [...]}`` per game. Both empty
+    for a run recorded without the table."""
+    from .ledger import SOURCES
+
+    found = run.tables.get("rupees")
+    if found is None or found.height == 0:
+        return {}, {}
+    f = found.join(ok, on=["variant", "game_index"], how="semi").select(
+        "variant", "game_index", "seat", "source",
+        pl.col("gained").cast(pl.Int64), pl.col("paid").cast(pl.Int64),
+    )  # fmt: skip
+    if f.height == 0:
+        return {}, {}
+    every = f.group_by("variant", "game_index", "source").agg(pl.col("gained", "paid").sum())
+    f = pl.concat([f, every.select("variant", "game_index", pl.lit("all").alias("seat"),
+                                   "source", "gained", "paid")])  # fmt: skip
+    names = [*SOURCES, *sorted(set(f.get_column("source").to_list()) - set(SOURCES))]
+    grid = (
+        f.select("variant", "game_index").unique()
+        .join(f.select("variant", "seat").unique(), on="variant")  # each variant's own seats
+        .join(pl.DataFrame({"source": names}), how="cross")
+        .join(f, on=["variant", "game_index", "seat", "source"], how="left")
+        .with_columns(pl.col("gained", "paid").fill_null(0))
+    )  # fmt: skip
+    by_source: dict[tuple[str, str], dict[str, tuple[list, list]]] = {}
+    for r in grid.group_by("variant", "seat", "source").agg("gained", "paid").iter_rows(named=True):
+        by_source.setdefault((r["variant"], r["seat"]), {})[r["source"]] = (r["gained"], r["paid"])
+    for key, flow in by_source.items():  # in ``names`` order
+        by_source[key] = {s: flow[s] for s in names if s in flow}
+    summed = grid.group_by("variant", "seat", "game_index").agg(pl.col("gained", "paid").sum())
+    totals = {
+        (r["variant"], r["seat"]): {"gained": r["gained"], "paid": r["paid"]}
+        for r in summed.group_by("variant", "seat").agg("gained", "paid").iter_rows(named=True)
+    }
+    return by_source, totals
+
+
+def _rupee_ci(m: tuple[float, float, float]) -> str:
+    """``mean_ci`` of rupees per game; ``0`` where none moved in any game (the ledger's counts
+    are never negative, so a mean of 0 is no rupee at all)."""
+    return "0" if m[0] == 0 else mean_ci(m)
 
 
 def rupee_section(run: Run, confidence: float, frame: pl.DataFrame | None = None) -> Section:
     lvl = level(confidence)
-    rows = [(r["variant"], r["seat"], r["games"], mean_ci(r["buys"]), mean_ci(r["paid"]),
-             _share(*r["free"], confidence), mean_ci(r["end"]))
-            for r in rupee_rows(run, confidence, frame)]  # fmt: skip
+    found = rupee_rows(run, confidence, frame)
+    rows = [(r["variant"], r["seat"], r["games"], mean_ci(r["buys"]),
+             _share(*r["free"], confidence), mean_ci(r["gained"]), mean_ci(r["spent"]),
+             mean_ci(r["end"]))
+            for r in found]  # fmt: skip
+    order = next((list(r["sources"]) for r in found if r["sources"]), [])  # ledger.SOURCES
+    moved = {(r["variant"], s) for r in found for s, x in r["sources"].items() if x["moved"]}
+    flow = sorted(
+        ((r["variant"], s, r["seat"], r["flow_games"], _rupee_ci(x["gained"]),
+          _rupee_ci(x["paid"]))
+         for r in found for s, x in r["sources"].items() if (r["variant"], s) in moved),
+        key=lambda t: (run.variants.index(t[0]), order.index(t[1])),
+    )  # fmt: skip
+    recorded = [v for v in run.variants if any(r["flow_games"] for r in found if r["variant"] == v)]
+    missing = [v for v in run.variants if v not in recorded]
+    idle = sorted({s for r in found for s in r["sources"]} - {s for _, s in moved})
+    if not recorded:
+        by_source = (
+            "The rupee flow by source is not in this run: its games were recorded without the "
+            "`rupees` table (an older run); only purchases and the rupees held are shown."
+        )
+    else:
+        by_source = _md(["variant", "source", "seat", "games", f"gained [{lvl}]",
+                         f"paid [{lvl}]"], flow)  # fmt: skip
+        if missing:
+            by_source += (
+                f"\n\nNot in the `rupees` table, so not shown: the flow of {', '.join(missing)}."
+            )
+        if idle:
+            by_source += f"\n\nNo rupee moved by: {', '.join(idle)}."
     return Section(
         "Rupee flow",
         _body(
-            "Rupees paid for purchases (RB p10: placed on the market cards to the left of the "
-            "card bought), per seat and game, from the card table's `price`, "
-            f"with each seat's rupees after its last turn (the per-turn table's `rupees`); "
-            f"means per game with their {lvl} Student-t intervals, and the share of "
-            "purchases that cost nothing (the leftmost column, RB p10).",
-            _md(["variant", "seat", "games", f"purchases [{lvl}]", f"rupees paid [{lvl}]",
-                 "free purchases", f"rupees at the end [{lvl}]"], rows),
-            "Covered: the engine's purchases by a player (Wakhan's purchases, RB p17, pay no "
-            "price the card table records) and the rupees held after each turn. Not recorded, "
-            "so not shown: the rupees a buyer takes from the card bought, taxes (RB p13), "
-            "gifts (RB p13), bribes (RB p11-p12), leverage and its repayment (RB p8) and "
-            "the rupees of the other card-based actions; the flow by source needs them "
-            "recorded per turn first.",
+            "Every rupee a seat gained or paid over a game, by source, from the game's ledger "
+            "(the `rupees` table, one row per seat and source): **purchase** (paid onto the "
+            "market cards to the left of the card bought, RB p10), **market** (the rupees on "
+            "the card bought, taken with it, RB p10), **tax** (taken by the taxer from players "
+            "or market cards, lost by the taxed, RB p13), **bribe** (paid to the ruler to play "
+            "a card, RB p11, or to a hostage holder to act, RB p12; received by them), "
+            "**gift**, **build** (RB p13) and **betray** (RB p14), the action costs paid onto "
+            "the market (RB p12 Action Costs), **leverage** (two rupees from the bank when a "
+            "leveraged card is played, RB p11, returned when it is discarded, RB p8), "
+            "**event** (Backing of Persian Aristocracy's three, cards.yaml) and **other** (an "
+            "action cost of no named action). A seat's rupees are always its starting rupees "
+            "(RB p4) plus what it gained less what it paid (the game's invariant). "
+            f"Means per game with their {lvl} Student-t intervals; `all` sums a game's seats "
+            "(a rupee moved between seats, a bribe or a tax, counts on both sides).",
+            _md(["variant", "seat", "games", f"purchases [{lvl}]", "free purchases",
+                 f"rupees gained [{lvl}]", f"rupees paid [{lvl}]",
+                 f"rupees at the end [{lvl}]"], rows),
+            "Purchases count the cards table's (a player's; Wakhan's, RB p17, it records "
+            "without a price, though the ledger has what she paid), with the share that cost "
+            "nothing (the leftmost column, RB p10); the rupees at the end are those held "
+            "after the seat's last turn (the per-turn table's `rupees`). Wakhan's rupees "
+            "(RB p16) flow by the same sources; her leverage grace (RB p16: no cards discarded "
+            "for the rupees she lacks) is what she did not return, so not counted as paid.",
+            by_source,
         ),
     )  # fmt: skip

@@ -10,7 +10,7 @@ pieces are counted as RB p16 says and no coalition is unclaimed: every caller ge
 
 from __future__ import annotations
 
-from . import lasting
+from . import lasting, ledger
 from .cards import NONE, PaxData
 from .state import State
 
@@ -142,3 +142,5 @@ def pay_bribe(state: State, player: int, to: int, rupees: int, asked: int) -> No
         raise ValueError(f"player {player} has {state.rupees[player]} rupees, not {rupees}")
     state.rupees[player] -= rupees
     state.rupees[to] += rupees
+    ledger.record(state, player, ledger.BRIBE, paid=rupees)
+    ledger.record(state, to, ledger.BRIBE, gained=rupees)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 
+from .ledger import WIDTH
+
 EMPTY = -1  # a vacant market space (RB p10 Purchase "vacant market spot")
 INACTIVE = -1  # a lasting event not in effect (``State.lasting``)
 ALL = -2  # a lasting event in effect for every player (``State.lasting``)
@@ -46,6 +48,7 @@ class State:
         "lasting",
         "placed_units",
         "wakhan",
+        "flow",
     )
 
     def __init__(
@@ -102,6 +105,9 @@ class State:
         # The seat Wakhan, the automated opponent, plays (RB p16 Playing with Wakhan), -1 when
         # none: ``ruling`` and ``dominance`` then apply her rules (RB p16 ruling, RB p18 scoring).
         self.wakhan = -1
+        # The rupee ledger (``ledger.py``): gained and paid by player and source, a record of
+        # the game, not part of the position (``canonical`` leaves it out).
+        self.flow = [0] * (players * WIDTH)
 
     def copy(self) -> State:
         """An independent copy: list copies only (issue 66: a copy in microseconds)."""
@@ -131,12 +137,16 @@ class State:
         new.lasting = self.lasting[:]
         new.placed_units = self.placed_units[:]
         new.wakhan = self.wakhan
+        new.flow = self.flow[:]
         return new
 
     def canonical(self) -> tuple:
-        """Every field as nested tuples of ints, in ``__slots__`` order."""
+        """Every field of the position as nested tuples of ints, in ``__slots__`` order: all
+        but the rupee ledger ``flow``, a record of how the rupees moved (``ledger.py``)."""
         out = []
         for name in State.__slots__:
+            if name == "flow":
+                continue
             value = getattr(self, name)
             if isinstance(value, list):
                 value = tuple(tuple(v) if isinstance(v, list) else v for v in value)

@@ -210,3 +210,31 @@ def test_a_run_without_a_card_table_reports_no_card(four):
     assert report_cards.card_power(r).height == 0
     titles = [s.title for s in report.sections(r, None)]
     assert "Per-card power" in titles
+
+
+def test_the_rupee_flow_shows_each_source_from_the_ledger(four):
+    """The Rupee flow section: rupees gained and paid per game by source (RB p8, p10-p14),
+    from the ``rupees`` table; a purchase's rupees are the cards table's prices (no Wakhan)."""
+    r = load_run(four)
+    rows = report.rupee_rows(r)
+    every = next(x for x in rows if x["seat"] == "all")
+    assert every["flow_games"] == GAMES
+    assert math.isclose(every["sources"]["purchase"]["paid"][0], every["paid"][0])
+    assert math.isclose(
+        every["sources"]["bribe"]["gained"][0], every["sources"]["bribe"]["paid"][0]
+    )  # a bribe goes from seat to seat (RB p11-p12)
+    flow = pl.read_parquet(four / "rupees" / "*.parquet")
+    assert flow.height == GAMES * len(r.seats) * len(every["sources"])
+    assert math.isclose(every["gained"][0] * GAMES, flow["gained"].sum())
+    text = report.rupee_section(r, 0.95).body
+    for source in ("purchase", "market", "tax", "bribe", "leverage"):
+        assert f"| base | {source} | all | {GAMES} |" in text
+    assert "not in this run" not in text and "Not recorded" not in text
+
+
+def test_a_run_without_a_rupees_table_says_the_flow_is_not_in_it(four):
+    r = load_run(four)
+    r.tables = {k: v for k, v in r.tables.items() if k != "rupees"}
+    text = report.rupee_section(r, 0.95).body
+    assert "not in this run" in text
+    assert all(x["flow_games"] == 0 for x in report.rupee_rows(r))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .. import ledger
 from .. import play as P
 from ..cards import NONE, PaxData
 from ..cleanup import Cleanup, cleanup, court_limit, hand_limit
@@ -17,7 +18,8 @@ def leverage_grace(data: PaxData, state: State, wakhan: int, cards: Sequence[int
     takes only what she has: RB p16 "If Wakhan must discard a Leveraged card and has no coins,
     Wakhan does not need to discard cards". The rupees repaid go to the bank, so the loan is
     gone with them; the caller adds it to ``state.rupees[wakhan]`` (and takes it back if the
-    discard raises)."""
+    discard raises), and once the discard is done takes it off the rupees the ledger says she
+    paid to leverage (``ledger.LEVERAGE``): she returned only what she had."""
     leveraged = sum(1 for c in cards if data.icons.index("leverage") in data.court[c].icons)
     return max(0, leveraged * data.numbers.leverage_rupees - state.rupees[wakhan])
 
@@ -25,8 +27,10 @@ def leverage_grace(data: PaxData, state: State, wakhan: int, cards: Sequence[int
 def discard_wakhan_card(data: PaxData, state: State, wakhan: int, card: int) -> None:
     """Discard ``card`` from her court with RB p8's consequences (``play.discard_from_court``)
     and RB p16's grace for a leveraged card."""
-    state.rupees[wakhan] += leverage_grace(data, state, wakhan, [card])
+    lent = leverage_grace(data, state, wakhan, [card])
+    state.rupees[wakhan] += lent
     P.discard_from_court(data, state, wakhan, card, [])
+    ledger.record(state, wakhan, ledger.LEVERAGE, paid=-lent)
 
 
 def discard_key(data: PaxData, state: State, player: int, card: int) -> tuple[int, ...]:
@@ -72,7 +76,9 @@ def wakhan_cleanup(data: PaxData, state: State, player: int) -> Cleanup:
     lent = leverage_grace(data, state, player, court)
     state.rupees[player] += lent
     try:
-        return cleanup(data, state, player, court, hand)
+        done = cleanup(data, state, player, court, hand)
     except Exception:
         state.rupees[player] -= lent
         raise
+    ledger.record(state, player, ledger.LEVERAGE, paid=-lent)
+    return done

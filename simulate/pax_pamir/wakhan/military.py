@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import actions as A
+from .. import ledger, ruling
 from .. import military as X
-from .. import ruling
 from ..cards import NONE, PaxData
 from ..state import State
 from .cleanup import leverage_grace
@@ -53,6 +53,7 @@ def wakhan_betray(
     except Exception:
         state.rupees[player] -= lent
         raise
+    ledger.record(state, player, ledger.LEVERAGE, paid=-lent)  # the grace: not returned
     state.discard.remove(target)
     state.prizes[player].append(target)
 
