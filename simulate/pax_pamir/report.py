@@ -1,8 +1,9 @@
 """Pax Pamir's own sections of a balance report (``PaxPamir.report_sections``): the
 winner's coalition, the Dominance Checks and early ends, loyalty changes, the favored suit,
 the rupees paid, and (``report_cards``) each court card's power and each event's swing, per
-variant (a variant may seat another number of players), each figure with its interval. The
-generic report (``simulate.analysis.report``) renders them after its own sections.
+variant (a variant may seat another number of players), each table and its figure
+(``figures``) with its interval. The generic report (``simulate.analysis.report``) renders
+them after its own sections.
 
 Shares carry Wilson intervals (``stats.wilson_interval``), means Student-t intervals
 (``tables.mean_ci``)."""
@@ -23,11 +24,13 @@ from simulate.analysis.run import Run
 from simulate.analysis.tables import mean_ci as interval
 from simulate.games import Section
 
+from . import figures
 from .report_cards import (
     NONE,
     _body,
     _md,
     _players,
+    _save,
     _share,
     card_section,
     cards,
@@ -38,20 +41,21 @@ CHECKS = 4  # the Dominance Checks of the deck (``game.CHECKS``, RB p15)
 
 
 def sections(run: Run, figures_dir: Path | None) -> list[Section]:
-    """The game's sections of ``run``; the full per-card table is written as
-    ``report_cards.CARD_CSV`` into ``figures_dir`` (the report's folder; nothing when it is
-    None)."""
+    """The game's sections of ``run``; their figures (``figures``) and the full per-card
+    table (``report_cards.CARD_CSV``) are written into ``figures_dir`` (the report's folder;
+    nothing when it is None)."""
     c = getattr(run, "confidence", 0.95)
     frame = cards(run)
+    d = figures_dir
     return [
-        coalition_section(run, c),
-        check_section(run, c),
-        early_section(run, c),
-        loyalty_section(run, c),
-        favored_section(run, c),
-        rupee_section(run, c, frame),
-        card_section(run, figures_dir, c, frame),
-        event_section(run, c, frame),
+        coalition_section(run, c, figures_dir=d),
+        check_section(run, c, figures_dir=d),
+        early_section(run, c, figures_dir=d),
+        loyalty_section(run, c, figures_dir=d),
+        favored_section(run, c, figures_dir=d),
+        rupee_section(run, c, frame, figures_dir=d),
+        card_section(run, d, c, frame),
+        event_section(run, c, frame, figures_dir=d),
     ]
 
 
@@ -87,10 +91,14 @@ def _share_table(rows: list[dict[str, Any]], what: str, lvl: str) -> str:
     )  # fmt: skip
 
 
-def coalition_section(run: Run, confidence: float) -> Section:
+def coalition_section(run: Run, confidence: float, *, figures_dir: Path | None = None) -> Section:
     lvl = level(confidence)
     coalitions = _coalitions(run)
     rows = share_rows(run, "winner_loyalty", [*coalitions, NONE], confidence)
+    drawn: tuple[str, ...] = ()
+    if any(r["n"] for r in rows):
+        fig = figures.coalition_shares(rows, run.variants, confidence)
+        drawn = _save(fig, figures_dir, "coalitions")
     return Section(
         "Winner's coalition",
         _body(
@@ -99,6 +107,7 @@ def coalition_section(run: Run, confidence: float) -> Section:
             f"{lvl} Wilson intervals; they sum to 100% per variant.",
             _share_table(rows, "coalition", lvl),
         ),
+        drawn,
     )
 
 
@@ -132,9 +141,13 @@ def check_rows(run: Run, confidence: float = 0.95) -> list[dict[str, Any]]:
     return out
 
 
-def check_section(run: Run, confidence: float) -> Section:
+def check_section(run: Run, confidence: float, *, figures_dir: Path | None = None) -> Section:
     lvl = level(confidence)
     rows = check_rows(run, confidence)
+    drawn: tuple[str, ...] = ()
+    if any(r["n"] for r in rows):
+        fig = figures.dominance_checks(rows, run.variants, confidence)
+        drawn = _save(fig, figures_dir, "dominance_checks")
     outcomes = list(dict.fromkeys(r["value"] for r in rows))
     body = []
     for v in run.variants:
@@ -151,19 +164,40 @@ def check_section(run: Run, confidence: float) -> Section:
             f"{lvl} Wilson intervals; each row sums to 100%.",
             _md(["variant", "check", "games", *outcomes], body) if body else "",
         ),
+        drawn,
     )
 
 
-def early_section(run: Run, confidence: float) -> Section:
-    lvl = level(confidence)
-    endings = share_rows(run, "ending", ["early", "final", "stalled"], confidence)
-    checks = [str(k) for k in range(1, CHECKS + 1)]
-    at = []
+def early_rows(run: Run, confidence: float = 0.95) -> list[dict[str, Any]]:
+    """Per variant and Dominance Check (``value``: "1".."CHECKS"): the early ends after it
+    (RB p15) as a share of the variant's early ends (``n``), with its Wilson interval."""
+    out = []
     for v in run.variants:
         g = run.variant_games(v).filter(pl.col("ending") == "early")
         found = [str(x) for x in g.get_column("early_check").drop_nulls().to_list()]
-        at.append((v, len(found), *(_share(found.count(k), len(found), confidence)
-                                    for k in checks)))  # fmt: skip
+        n = len(found)
+        for k in (str(k) for k in range(1, CHECKS + 1)):
+            c = found.count(k)
+            out.append({"variant": v, "value": k, "count": c, "n": n,
+                        "share": c / n if n else math.nan,
+                        "ci": stats.wilson_interval(c, n, confidence)})  # fmt: skip
+    return out
+
+
+def early_section(run: Run, confidence: float, *, figures_dir: Path | None = None) -> Section:
+    lvl = level(confidence)
+    endings = share_rows(run, "ending", ["early", "final", "stalled"], confidence)
+    checks = [str(k) for k in range(1, CHECKS + 1)]
+    found = early_rows(run, confidence)
+    at = []
+    for v in run.variants:
+        mine = {r["value"]: r for r in found if r["variant"] == v}
+        n = mine[checks[0]]["n"]
+        at.append((v, n, *(_share(mine[k]["count"], n, confidence) for k in checks)))
+    drawn: tuple[str, ...] = ()
+    if any(r["n"] for r in found):  # no early end: no figure
+        fig = figures.early_ends(endings, found, run.variants, confidence)
+        drawn = _save(fig, figures_dir, "early_ends")
     return Section(
         "Early ends",
         _body(
@@ -176,25 +210,56 @@ def early_section(run: Run, confidence: float) -> Section:
             "Wilson):",
             _md(["variant", "early ends", *(f"after check {k}" for k in checks)], at),
         ),
+        drawn,
     )
 
 
-def loyalty_section(run: Run, confidence: float) -> Section:
-    lvl = level(confidence)
-    rows = []
+def loyalty_rows(run: Run, confidence: float = 0.95) -> list[dict[str, Any]]:
+    """Per variant: the changes of loyalty per game, all seats (``changes``), and per game
+    and seat (``per_seat``: a game's changes over its seats, ``start_loyalty``'s), with their
+    Student-t intervals, and the games with at least one (``changed``, Wilson)."""
+    out = []
     for v in run.variants:
-        x = run.variant_games(v).get_column("loyalty_changes").drop_nulls().to_list()
-        changed = sum(1 for c in x if c > 0)
-        rows.append((v, len(x), mean_ci(interval(x, confidence)),
-                     _share(changed, len(x), confidence)))  # fmt: skip
+        g = run.variant_games(v).filter(pl.col("loyalty_changes").is_not_null())
+        x = g.get_column("loyalty_changes").to_list()
+        seats = g.get_column("start_loyalty").str.count_matches("/").to_list()
+        per = [c / (k + 1) for c, k in zip(x, seats, strict=True)]
+        k = sum(1 for c in x if c > 0)
+        n = len(x)
+        out.append({"variant": v, "games": n, "changes": interval(x, confidence),
+                    "per_seat": interval(per, confidence), "count": k,
+                    "changed": (k / n if n else math.nan,
+                                *stats.wilson_interval(k, n, confidence))})  # fmt: skip
+    return out
+
+
+def loyalty_section(run: Run, confidence: float, *, figures_dir: Path | None = None) -> Section:
+    lvl = level(confidence)
+    found = loyalty_rows(run, confidence)
+    rows = [(r["variant"], r["games"], mean_ci(r["changes"]), mean_ci(r["per_seat"], 2),
+             _share(r["count"], r["games"], confidence)) for r in found]  # fmt: skip
+    drawn: tuple[str, ...] = ()
+    if any(r["games"] for r in found):
+        fig = figures.loyalty_changes(found, run.variants, confidence)
+        drawn = _save(fig, figures_dir, "loyalty_changes")
     return Section(
         "Loyalty changes",
         _body(
-            "Changes of loyalty over a game (playing a patriot of another coalition, RB p7), "
-            f"all seats together: the mean per game with its {lvl} Student-t interval, and the "
-            f"share of games with at least one change ({lvl} Wilson).",
-            _md(["variant", "games", f"changes per game [{lvl}]", "games with a change"], rows),
+            "Changes of loyalty over a game (playing a patriot of another coalition, RB p7): "
+            f"the mean per game, all seats together and per seat, with its {lvl} Student-t "
+            f"interval, and the share of games with at least one change ({lvl} Wilson).",
+            _md(
+                [
+                    "variant",
+                    "games",
+                    f"changes per game [{lvl}]",
+                    f"per game and seat [{lvl}]",
+                    "games with a change",
+                ],
+                rows,
+            ),
         ),
+        drawn,
     )
 
 
@@ -232,11 +297,16 @@ def favored_rows(run: Run, confidence: float = 0.95) -> list[dict[str, Any]]:
     return out
 
 
-def favored_section(run: Run, confidence: float) -> Section:
+def favored_section(run: Run, confidence: float, *, figures_dir: Path | None = None) -> Section:
     lvl = level(confidence)
+    found = favored_rows(run, confidence)
     rows = [(r["variant"], r["suit"], r["games"], _pct_mean(r["over"]),
              f"{pct(r['end'] / r['games']) if r['games'] else '–'} [{pct_ci(*r['end_ci'])}]")
-            for r in favored_rows(run, confidence)]  # fmt: skip
+            for r in found]  # fmt: skip
+    drawn: tuple[str, ...] = ()
+    if any(r["games"] for r in found):
+        drawn = _save(figures.favored_suit(found, run.variants, confidence), figures_dir,
+                      "favored_suit")  # fmt: skip
     return Section(
         "Favored suit",
         _body(
@@ -247,6 +317,7 @@ def favored_section(run: Run, confidence: float) -> Section:
             _md(["variant", "suit", "games", f"share of turns [{lvl}]",
                  f"favored at the end [{lvl}]"], rows),
         ),
+        drawn,
     )  # fmt: skip
 
 
@@ -377,9 +448,20 @@ def _rupee_ci(m: tuple[float, float, float]) -> str:
     return "0" if m[0] == 0 else mean_ci(m)
 
 
-def rupee_section(run: Run, confidence: float, frame: pl.DataFrame | None = None) -> Section:
+def rupee_section(
+    run: Run,
+    confidence: float,
+    frame: pl.DataFrame | None = None,
+    *,
+    figures_dir: Path | None = None,
+) -> Section:
     lvl = level(confidence)
     found = rupee_rows(run, confidence, frame)
+    flows = [r for r in found if r["seat"] == "all" and r["flow_games"] and r["sources"]]
+    drawn: tuple[str, ...] = ()
+    if any(x["moved"] for r in flows for x in r["sources"].values()):  # no ledger: no figure
+        fig = figures.rupee_flow(flows, run.variants, confidence)
+        drawn = _save(fig, figures_dir, "rupee_flow")
     rows = [(r["variant"], r["seat"], r["games"], mean_ci(r["buys"]),
              _share(*r["free"], confidence), mean_ci(r["gained"]), mean_ci(r["spent"]),
              mean_ci(r["end"]))
@@ -437,4 +519,5 @@ def rupee_section(run: Run, confidence: float, frame: pl.DataFrame | None = None
             "for the rupees she lacks) is what she did not return, so not counted as paid.",
             by_source,
         ),
+        drawn,
     )  # fmt: skip

@@ -18,16 +18,29 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simulate.analysis import figures as generic_figures
 from simulate.analysis import render, stats
 from simulate.analysis.formatting import level, mean_ci, pct, pct_ci, pp, pp_ci
 from simulate.analysis.run import Run
 from simulate.games import Section
 
+from . import figures
+
 COURT, EVENT = "court", "event"  # the card table's kinds (``game.CARD_COLUMNS``)
 NONE = "(none)"  # a null value in a share table
 MIN_HELD = 10  # games a card must be held at the end in to rank among the top and bottom
 SHOWN = 10  # cards in each of the top and bottom lists
+FOREST = 15  # cards in each of the top and bottom of the per-card figure
 CARD_CSV = "card_power.csv"
+
+
+def _save(fig: Any, figures_dir: Path | None, name: str) -> tuple[str, ...]:
+    """``fig`` saved as ``name.png`` into ``figures_dir``, and that file's name (none when
+    ``figures_dir`` is None)."""
+    if figures_dir is None:
+        return ()
+    generic_figures.save(fig, Path(figures_dir) / f"{name}.png")
+    return (f"{name}.png",)
 
 
 def _body(*parts: str) -> str:
@@ -220,10 +233,9 @@ def card_section(
     head = ["card", "name", "suit", "dealt", f"bought [{lvl}]", f"price [{lvl}]",
             f"turns in court [{lvl}]", "held at end", "win-rate difference", f"[{lvl}]"]  # fmt: skip
     parts = []
+    every = power.filter((pl.col("held") >= MIN_HELD) & pl.col("diff").is_not_nan())
     for v in run.variants:
-        ranked = power.filter(
-            (pl.col("variant") == v) & (pl.col("held") >= MIN_HELD) & pl.col("diff").is_not_nan()
-        ).sort("diff", "card", descending=[True, False])
+        ranked = every.filter(pl.col("variant") == v).sort("diff", "card", descending=[True, False])
         if ranked.height == 0:
             parts.append(f"**{v}**: no court card was held at the end in {MIN_HELD} games or "
                          "more; play more games to rank them.")  # fmt: skip
@@ -232,6 +244,10 @@ def card_section(
         parts += [f"**{v}**, the {shown} highest:", _md(head, _card_rows(ranked.head(shown))),
                   f"**{v}**, the {shown} lowest:",
                   _md(head, _card_rows(ranked.tail(shown).reverse()))]  # fmt: skip
+    drawn: tuple[str, ...] = ()
+    if every.height:  # no card ranked: no figure
+        fig = figures.card_power(every, run.variants, confidence, FOREST)
+        drawn = _save(fig, figures_dir, "card_power")
     return Section(
         "Per-card power",
         _body(
@@ -247,6 +263,7 @@ def card_section(
             f"{MIN_HELD} games.{written}",
             *parts,
         ),
+        drawn,
     )
 
 
@@ -282,15 +299,26 @@ def event_rows(
     return out
 
 
-def event_section(run: Run, confidence: float, frame: pl.DataFrame | None = None) -> Section:
+def event_section(
+    run: Run,
+    confidence: float,
+    frame: pl.DataFrame | None = None,
+    *,
+    figures_dir: Path | None = None,
+) -> Section:
     lvl = level(confidence)
+    found = event_rows(run, confidence, frame)
     rows = []
-    for r in event_rows(run, confidence, frame):
+    for r in found:
         b, d = r["bought"], r["discarded"]
         rows.append((r["variant"], r["card"], r["name"], r["dealt"], b,
                      _share(r["bought_won"], b, confidence), pct(r["other_rate"]), d,
                      _share(r["discarded_won"], d, confidence)))  # fmt: skip
     parity = 1 / len(run.seats) if run.seats else math.nan
+    drawn: tuple[str, ...] = ()
+    if any(r["bought"] or r["discarded"] for r in found):  # no event resolved: no figure
+        fig = figures.event_swing(found, run.variants, confidence, parity)
+        drawn = _save(fig, figures_dir, "events")
     return Section(
         "Events",
         _body(
@@ -302,4 +330,5 @@ def event_section(run: Run, confidence: float, frame: pl.DataFrame | None = None
             _md(["variant", "card", "event", "dealt", "bought", f"buyer wins [{lvl}]",
                  "each other seat", "discarded", f"active player wins [{lvl}]"], rows),
         ),
+        drawn,
     )  # fmt: skip

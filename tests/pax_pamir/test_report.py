@@ -10,35 +10,18 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from cli_support import invoke
 
 from simulate.analysis.run import load_run
 from simulate.pax_pamir import report, report_cards
 from simulate.pax_pamir.game import CARD_COLUMNS, GAME, card_rows, run
 
-GAMES = 40
-
-
-def _run(out: Path, games: int, *args: str) -> Path:
-    result = invoke("run", "--game", "pax-pamir", "-n", str(games), "-s", "11", "-j", "2",
-                    "--out", str(out), "--no-report", *args)  # fmt: skip
-    assert result.exit_code == 0, result.output
-    return out
+GAMES = 40  # the games of ``four`` (conftest.py: the base game, with its report)
 
 
 @pytest.fixture(scope="module")
-def four(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """40 games of the base game (4 seats), with their report."""
-    out = _run(tmp_path_factory.mktemp("pax") / "run", GAMES)
-    result = invoke("report", str(out))
-    assert result.exit_code == 0, result.output
-    return out
-
-
-@pytest.fixture(scope="module")
-def wakhan(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def wakhan(tmp_path_factory: pytest.TempPathFactory, pax_run) -> Path:
     """12 games of two players against Wakhan (3 seats, RB p16)."""
-    return _run(tmp_path_factory.mktemp("pax") / "wakhan", 12, "--variant", "wakhan-3")
+    return pax_run(tmp_path_factory.mktemp("pax") / "wakhan", 12, "--variant", "wakhan-3")
 
 
 def _cards(out: Path) -> pl.DataFrame:
