@@ -129,11 +129,15 @@ class PaxPamir(Game):
         return Path(__file__).with_name("data")
 
     def lineup_files(self) -> dict[str, Path]:
-        """The shipped strength curve of the base game (4 players; the other counts beside it,
-        ``strength-players-N.json``)."""
+        """The default lineup's measured ladder at 4 players, and the shipped strength curve of
+        the base game (4 players; the other counts beside it, ``strength-players-N.json``)."""
         import strategies.pax_pamir as bots
 
-        return {"strength": Path(bots.__file__).with_name("strength.json")}
+        folder = Path(bots.__file__).parent
+        return {
+            "exploitability": folder / "exploitability.json",
+            "strength": folder / "strength.json",
+        }
 
     def tunable(self) -> Any:
         from . import bot_space

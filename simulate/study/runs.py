@@ -460,10 +460,10 @@ def bots(strategies: dict[str, str], game: str | None = None) -> dict[str, Any]:
 
     params = strategy_params(strategies, game)
     path = get_game(game).lineup_files().get("exploitability")
-    if path is None:
+    if path is None or not Path(path).exists():  # a game whose default no ladder measured
         return {"strategy_params": params, "exploitability": None}
     try:
-        known = measured(strategies, params, path)
+        known = measured(strategies, params, path, get_game(game).seats())
     except ValueError as exc:
         raise RunError(str(exc)) from None
     return {"strategy_params": params, "exploitability": known}
