@@ -115,17 +115,21 @@ def _tax(ctx: Context, p: int, card: int, waived: int) -> None:
 
 
 def _build(ctx: Context, p: int, card: int, waived: int, budget: int) -> None:
-    """RB p13 Build: up to three blocks, two rupees each, in ruled regions and their borders."""
+    """RB p13 Build: up to three blocks, two rupees each, in ruled regions and their borders,
+    no more than the coalition can place (the supply and its blocks in play, RB p8 Component
+    Limits)."""
     data, state = ctx.data, ctx.state
     ruled = O.ruled_regions(data, state, p)
-    top = A.build_limit(data, state, p)
+    blocks = A.placeable(state, A.ARMY_UNIT, state.loyalty[p])
+    top = min(A.build_limit(data, state, p), blocks)
     most = max((k for k in range(top + 1) if A.build_cost(data, state, p, k) <= budget), default=0)
     spots = O.build_spots(data, ruled)
     picks = _repeat(ctx, p, "build", card, most, lambda: spots)
     armies = [s for s in picks if s < O.ROAD_CODE]
     roads = [s - O.ROAD_CODE for s in picks if s >= O.ROAD_CODE]
     extra_army = extra_road = -1
-    if A._has_ability(data, state, p, "infrastructure"):  # "one extra block ..., free"
+    # Infrastructure: "one extra block ..., free", while the coalition has one left to place
+    if len(picks) < blocks and A._has_ability(data, state, p, "infrastructure"):
         extra = ctx.ask(p, "infrastructure", (*spots, O.STOP), card)
         if extra != O.STOP and extra >= O.ROAD_CODE:
             extra_road = extra - O.ROAD_CODE

@@ -106,7 +106,11 @@ def usable(
         if name == "tax":
             found = bool(tax_sources(data, state, player, cache["ruled"], {}, {}))
         else:
-            found = bool(cache["ruled"]) and rupees >= data.numbers.build_cost_per_block
+            found = (
+                bool(cache["ruled"])
+                and rupees >= data.numbers.build_cost_per_block
+                and A.placeable(state, A.ARMY_UNIT, state.loyalty[player]) > 0  # RB p8
+            )
     elif name == "move":
         found = _can_move(data, state, player)
     elif name == "battle":

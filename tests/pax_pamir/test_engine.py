@@ -16,7 +16,7 @@ from simulate.pax_pamir.invariants import check
 from simulate.pax_pamir.market import is_dominance_check
 from simulate.pax_pamir.setup import new_state
 from strategies.policies.random import RandomStrategy
-from tests.pax_pamir.support import card
+from tests.pax_pamir.support import card, in_court
 
 
 def rules_for(players: int) -> E.Rules:
@@ -217,3 +217,29 @@ def test_a_trace_says_each_pick_in_words():
                         for said in buys)  # fmt: skip
     untraced = run(4, [RandomStrategy() for _ in range(3)], rules)
     assert untraced.state.digest() == ctx.state.digest()  # a trace changes no play
+
+
+class Builder(RandomStrategy):
+    """Always a block more when asked where to build; random otherwise."""
+
+    def choose(self, observation, decision):
+        if decision.kind == "build":
+            return decision.options[0]
+        return super().choose(observation, decision)
+
+
+def test_a_build_asks_for_no_more_blocks_than_the_coalition_can_place(data):
+    """RB p8 Component Limits: a unit comes from the supply or "from anywhere in play,
+    excluding any pieces placed this turn"; with two British blocks left to place, a build
+    of up to three (RB p13) stops at two rather than asking for a third it cannot place."""
+    rules = rules_for(2)
+    state = new_state(data, 2, random.Random(5), loyalty=[1, 0])  # P1 British
+    (lenders,) = in_court(data, state, 0, "Money Lenders")  # Kabul, build
+    kabul = data.court[lenders].region
+    state.tribes[state.tribe_at(kabul, 0)] = 1  # P1 rules Kabul (RB p8)
+    state.rupees[0] = 20
+    state.blocks[1] = 2  # the other ten already placed this turn
+    ctx = E.Context(rules, state, [Builder(), Builder()])
+    ctx.turn = A.new_turn(data)
+    assert E.do(ctx, 0, O.encode(O.FIRST_ACTION + data.actions.index("build"), lenders))
+    assert state.blocks[1] == 0 and state.armies[state.army_at(kabul, 1)] == 2
