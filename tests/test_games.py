@@ -194,3 +194,19 @@ def test_a_game_s_table_cannot_take_a_generic_table_s_name():
 
     with pytest.raises(ValueError, match="cannot be named 'turns'"):
         Layout(Clash(), ("P1", "P2", "P3"))
+
+
+def test_a_ladder_s_game_replays_under_the_lineup_that_played_it(tmp_path):
+    """A ladder plays each game index under several lineups: replay asks which, and plays the
+    seats' strategies its row records, not the field's."""
+    out = tmp_path / "ladder"
+    result = invoke("ladder", "--game", TINY, "--challenger", "random", "--seat", "P1",
+                    "-n", "3", "-j", "1", "-q", "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    again = invoke("replay", str(out), "--game", "1")
+    assert again.exit_code == 2 and "--lineup" in again.output
+    games = pl.read_parquet(out / "games" / "*.parquet")
+    for lineup in games["lineup"].unique().to_list():
+        replayed = invoke("replay", str(out), "--game", "1", "--lineup", lineup)
+        assert replayed.exit_code == 0, replayed.output
+        assert "final state digest matches the record" in replayed.output

@@ -21,9 +21,17 @@ from simulate.study.replay import replay as replay_game
 @click.option("--game", "-g", type=int, required=True, help="The game index to replay.")
 @click.option("--variant", default=None, help="The variant (needed if the run has several).")
 @click.option("--trace", is_flag=True, help="Print every decision, not only each card.")
+@click.option(
+    "--lineup", default=None, help="The lineup (needed if several played the game: a ladder's)."
+)
 @click.pass_context
 def replay(
-    ctx: click.Context, directory: Path, game: int, variant: str | None, trace: bool
+    ctx: click.Context,
+    directory: Path,
+    game: int,
+    variant: str | None,
+    trace: bool,
+    lineup: str | None,
 ) -> None:
     """Replay one game of a run from its seed and check its final state digest."""
     if not directory.is_dir():
@@ -31,7 +39,7 @@ def replay(
     if game < 0:
         raise InputError(f"--game must be a non-negative integer, got {game}")
     try:
-        outcome = replay_game(directory, game, variant, trace=True)
+        outcome = replay_game(directory, game, variant, trace=True, lineup=lineup)
     except RunError as exc:
         raise InputError(str(exc)) from None
     row = outcome.row

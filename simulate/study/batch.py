@@ -105,12 +105,14 @@ class BatchResult:
         return self.tables["games"].to_table().to_pydict()
 
 
-def error_text(exc: BaseException, game_index: int, variant: str) -> str:
-    """The ``error`` column of a game that raised: one line, with its repro command."""
+def error_text(exc: BaseException, game_index: int, variant: str, lineup: str | None = None) -> str:
+    """The ``error`` column of a game that raised: one line, with its repro command (naming
+    the lineup in a run of several: a ladder's or a strength curve's)."""
     message = one_line(exc) or "(no message)"
+    which = "" if lineup is None else f" --lineup {lineup}"
     return (
         f"{type(exc).__name__}: {message}; "
-        f"repro: vsim replay <DIR> --game {game_index} --variant {variant}"
+        f"repro: vsim replay <DIR> --game {game_index} --variant {variant}{which}"
     )
 
 
@@ -174,7 +176,7 @@ def play_batch(
             if result.seed != seed:
                 raise RuntimeError(f"the game returned seed {result.seed}, expected {seed}")
         except Exception as exc:
-            error = error_text(exc, k, name)
+            error = error_text(exc, k, name, batch.lineup)
             failures.append((k, error))
             raised[k] = raised_at(exc)
             games.add_row(

@@ -74,8 +74,16 @@ def study_from_manifest(directory: Path) -> tuple[dict[str, Any], dict[str, str]
     return man, dict(man.get("strategies", {})), variants
 
 
-def replay(directory: Path, game: int, variant: str | None = None, trace: bool = True) -> Replay:
-    """Play game ``game`` of the run in ``directory`` again and compare its final state."""
+def replay(
+    directory: Path,
+    game: int,
+    variant: str | None = None,
+    trace: bool = True,
+    lineup: str | None = None,
+) -> Replay:
+    """Play game ``game`` of the run in ``directory`` again, with the strategies its row
+    records, and compare its final state; ``lineup`` picks one of a run of several lineups
+    (a ladder's or strength curve's ``lineup`` column)."""
     man, strategies, variants = study_from_manifest(directory)
     if variant is None:
         if len(variants) != 1:
@@ -99,6 +107,17 @@ def replay(directory: Path, game: int, variant: str | None = None, trace: bool =
     ]
     if not rows:
         raise RunError(f"no game {game} of variant {variant!r} in {directory}")
+    lineups = [r.get("lineup") for r in rows]
+    if lineup is not None:
+        rows = [r for r in rows if r.get("lineup") == lineup]
+        if not rows:
+            named = ", ".join(str(x) for x in lineups)
+            raise RunError(f"no game {game} of lineup {lineup!r} (the run has {named})")
+    elif len(rows) > 1:
+        named = ", ".join(str(x) for x in lineups)
+        raise RunError(
+            f"game {game} was played by several lineups; choose one with --lineup ({named})"
+        )
     row = rows[0]
     expected = game_seed(int(man["master_seed"]), game)
     if row["seed"] != expected:
@@ -110,7 +129,8 @@ def replay(directory: Path, game: int, variant: str | None = None, trace: bool =
     try:
         rules = compiled_rules(variants[variant], the_game)
         seats = the_game.seats(rules)
-        agents = [make(strategies[s], the_game.ref) for s in seats]
+        played = {s: row.get(f"strategy_{s}") or strategies[s] for s in seats}  # the row's
+        agents = [make(played[s], the_game.ref) for s in seats]
         result = the_game.play(row["seed"], agents, rules, trace=trace)
     except Exception as exc:
         return Replay(row, None, exc, matches=row["error"] is not None, game=the_game)
