@@ -97,6 +97,15 @@ def save(fig: Figure, path: Path | str) -> Path:
     return path
 
 
+def save_named(fig: Figure, figures_dir: Path | None, name: str) -> tuple[str, ...]:
+    """``fig`` saved as ``name.png`` into ``figures_dir``, and that file's name for a report
+    section's ``figures`` (none when ``figures_dir`` is None)."""
+    if figures_dir is None:
+        return ()
+    save(fig, Path(figures_dir) / f"{name}.png")
+    return (f"{name}.png",)
+
+
 def data_uri(path: Path | str) -> str:
     """A PNG file as a ``data:image/png;base64,...`` URI (for self-contained HTML)."""
     return "data:image/png;base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")

@@ -6,6 +6,11 @@ import math
 from typing import Any
 
 
+def paragraphs(*parts: str) -> str:
+    """A section's body: its non-empty parts, a blank line between them."""
+    return "\n\n".join(p for p in parts if p)
+
+
 def pct(x: float, digits: int = 1) -> str:
     return "–" if x is None or x != x else f"{100 * x:.{digits}f}%"
 

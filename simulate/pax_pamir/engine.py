@@ -21,7 +21,7 @@ from typing import Any
 
 from . import actions as A
 from . import cleanup as C
-from . import dominance, events, ledger, market, military, play, ruling
+from . import dominance, events, market, military, play, ruling
 from . import options as O
 from .card_actions import card_action, settle
 from .cards import NONE, PaxData
@@ -344,7 +344,7 @@ def clean_up(ctx: Context, p: int) -> None:
         court, hand = wakhan.cleanup_discards(data, state, p)
         lent = wakhan.leverage_grace(data, state, p, court)
         state.rupees[p] += lent  # RB p16: no cards discarded for her leverage
-        ledger.record(state, p, ledger.LEVERAGE, paid=-lent)  # her grace: not returned
+        wakhan.forgive(state, p, lent)
         C.discard_court_to_limit(data, state, p, court)
         C.discard_hand_to_limit(data, state, p, hand)
     while len(state.court[p]) > C.court_limit(data, state, p):

@@ -19,7 +19,8 @@ from typing import Any
 import polars as pl
 
 from simulate.analysis import stats
-from simulate.analysis.formatting import level, mean_ci, pct, pct_ci
+from simulate.analysis.figures import save_named
+from simulate.analysis.formatting import level, mean_ci, paragraphs, pct, pct_ci
 from simulate.analysis.run import Run
 from simulate.analysis.tables import mean_ci as interval
 from simulate.games import Section
@@ -27,10 +28,8 @@ from simulate.games import Section
 from . import figures
 from .report_cards import (
     NONE,
-    _body,
     _md,
     _players,
-    _save,
     _share,
     card_section,
     cards,
@@ -98,10 +97,10 @@ def coalition_section(run: Run, confidence: float, *, figures_dir: Path | None =
     drawn: tuple[str, ...] = ()
     if any(r["n"] for r in rows):
         fig = figures.coalition_shares(rows, run.variants, confidence)
-        drawn = _save(fig, figures_dir, "coalitions")
+        drawn = save_named(fig, figures_dir, "coalitions")
     return Section(
         "Winner's coalition",
-        _body(
+        paragraphs(
             f"The coalition the winner was loyal to at the end (RB p15), {_players(run)}; "
             f"{NONE}: no winner (an unresolved tie). Shares of the finished games with their "
             f"{lvl} Wilson intervals; they sum to 100% per variant.",
@@ -147,7 +146,7 @@ def check_section(run: Run, confidence: float, *, figures_dir: Path | None = Non
     drawn: tuple[str, ...] = ()
     if any(r["n"] for r in rows):
         fig = figures.dominance_checks(rows, run.variants, confidence)
-        drawn = _save(fig, figures_dir, "dominance_checks")
+        drawn = save_named(fig, figures_dir, "dominance_checks")
     outcomes = list(dict.fromkeys(r["value"] for r in rows))
     body = []
     for v in run.variants:
@@ -157,7 +156,7 @@ def check_section(run: Run, confidence: float, *, figures_dir: Path | None = Non
             body.append((v, k, n, *(f"{pct(r['share'])} [{pct_ci(*r['ci'])}]" for r in cell)))
     return Section(
         "Dominance Checks",
-        _body(
+        paragraphs(
             "Each Dominance Check's outcome by its number (RB p15): the coalition that "
             "dominated it (its loyal players scored by influence), or none (no coalition led by "
             "the required margin: every player scored by cylinders in play). Shares of the games that reached that check, with their "
@@ -197,10 +196,10 @@ def early_section(run: Run, confidence: float, *, figures_dir: Path | None = Non
     drawn: tuple[str, ...] = ()
     if any(r["n"] for r in found):  # no early end: no figure
         fig = figures.early_ends(endings, found, run.variants, confidence)
-        drawn = _save(fig, figures_dir, "early_ends")
+        drawn = save_named(fig, figures_dir, "early_ends")
     return Section(
         "Early ends",
-        _body(
+        paragraphs(
             "How each game ended: early (a Dominance Check gave a player a lead of the "
             "required victory points, RB p15), at the final check, or stalled (the engine's "
             "safety stop for a market nobody buys from: not a rule). Shares of the finished "
@@ -241,10 +240,10 @@ def loyalty_section(run: Run, confidence: float, *, figures_dir: Path | None = N
     drawn: tuple[str, ...] = ()
     if any(r["games"] for r in found):
         fig = figures.loyalty_changes(found, run.variants, confidence)
-        drawn = _save(fig, figures_dir, "loyalty_changes")
+        drawn = save_named(fig, figures_dir, "loyalty_changes")
     return Section(
         "Loyalty changes",
-        _body(
+        paragraphs(
             "Changes of loyalty over a game (playing a patriot of another coalition, RB p7): "
             f"the mean per game, all seats together and per seat, with its {lvl} Student-t "
             f"interval, and the share of games with at least one change ({lvl} Wilson).",
@@ -305,11 +304,11 @@ def favored_section(run: Run, confidence: float, *, figures_dir: Path | None = N
             for r in found]  # fmt: skip
     drawn: tuple[str, ...] = ()
     if any(r["games"] for r in found):
-        drawn = _save(figures.favored_suit(found, run.variants, confidence), figures_dir,
+        drawn = save_named(figures.favored_suit(found, run.variants, confidence), figures_dir,
                       "favored_suit")  # fmt: skip
     return Section(
         "Favored suit",
-        _body(
+        paragraphs(
             "The favored suit (RB p4, changed by a card's suit icon, RB p11) over the game: "
             "the share of a game's turns that ended with each suit favored, averaged over the "
             f"games ({lvl} Student-t interval; each variant's shares sum to 100%), and the "
@@ -461,7 +460,7 @@ def rupee_section(
     drawn: tuple[str, ...] = ()
     if any(x["moved"] for r in flows for x in r["sources"].values()):  # no ledger: no figure
         fig = figures.rupee_flow(flows, run.variants, confidence)
-        drawn = _save(fig, figures_dir, "rupee_flow")
+        drawn = save_named(fig, figures_dir, "rupee_flow")
     rows = [(r["variant"], r["seat"], r["games"], mean_ci(r["buys"]),
              _share(*r["free"], confidence), mean_ci(r["gained"]), mean_ci(r["spent"]),
              mean_ci(r["end"]))
@@ -493,7 +492,7 @@ def rupee_section(
             by_source += f"\n\nNo rupee moved by: {', '.join(idle)}."
     return Section(
         "Rupee flow",
-        _body(
+        paragraphs(
             "Every rupee a seat gained or paid over a game, by source, from the game's ledger "
             "(the `rupees` table, one row per seat and source): **purchase** (paid onto the "
             "market cards to the left of the card bought, RB p10), **market** (the rupees on "

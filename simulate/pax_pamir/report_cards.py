@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simulate.analysis import figures as generic_figures
 from simulate.analysis import render, stats
-from simulate.analysis.formatting import level, mean_ci, pct, pct_ci, pp, pp_ci
+from simulate.analysis.figures import save_named
+from simulate.analysis.formatting import level, mean_ci, paragraphs, pct, pct_ci, pp, pp_ci
 from simulate.analysis.run import Run
 from simulate.games import Section
 
@@ -32,19 +32,6 @@ MIN_HELD = 10  # games a card must be held at the end in to rank among the top a
 SHOWN = 10  # cards in each of the top and bottom lists
 FOREST = 15  # cards in each of the top and bottom of the per-card figure
 CARD_CSV = "card_power.csv"
-
-
-def _save(fig: Any, figures_dir: Path | None, name: str) -> tuple[str, ...]:
-    """``fig`` saved as ``name.png`` into ``figures_dir``, and that file's name (none when
-    ``figures_dir`` is None)."""
-    if figures_dir is None:
-        return ()
-    generic_figures.save(fig, Path(figures_dir) / f"{name}.png")
-    return (f"{name}.png",)
-
-
-def _body(*parts: str) -> str:
-    return "\n\n".join(p for p in parts if p)
 
 
 def _md(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -247,10 +234,10 @@ def card_section(
     drawn: tuple[str, ...] = ()
     if every.height:  # no card ranked: no figure
         fig = figures.card_power(every, run.variants, confidence, FOREST)
-        drawn = _save(fig, figures_dir, "card_power")
+        drawn = save_named(fig, figures_dir, "card_power")
     return Section(
         "Per-card power",
-        _body(
+        paragraphs(
             "For each court card, over the games it was dealt in (RB p4): how often it was "
             f"bought (by a player or Wakhan; {lvl} Wilson), the mean price paid (RB p10) and "
             f"the mean turns it stayed in a court once played ({lvl} Student-t), and the "
@@ -318,10 +305,10 @@ def event_section(
     drawn: tuple[str, ...] = ()
     if any(r["bought"] or r["discarded"] for r in found):  # no event resolved: no figure
         fig = figures.event_swing(found, run.variants, confidence, parity)
-        drawn = _save(fig, figures_dir, "events")
+        drawn = save_named(fig, figures_dir, "events")
     return Section(
         "Events",
-        _body(
+        paragraphs(
             "Each event card's swing when it resolves (RB p10 Event Cards): when bought, the "
             f"buyer's win rate ({lvl} Wilson) against each other seat's (their wins over the "
             "games it was bought, per seat); when discarded from the market at a cleanup, the "

@@ -12,7 +12,8 @@ import polars as pl
 
 from simulate.analysis import figures as generic_figures
 from simulate.analysis import render
-from simulate.analysis.formatting import level, mean_ci, pct
+from simulate.analysis.figures import save_named
+from simulate.analysis.formatting import level, mean_ci, paragraphs, pct
 from simulate.analysis.run import Run
 from simulate.analysis.tables import mean_ci as interval
 from simulate.analysis.tables import turn_curves
@@ -32,17 +33,6 @@ def sections(run: Run, figures_dir: Path | None) -> list[Section]:
         mongol_section(run, figures_dir, confidence),
         action_section(run, figures_dir),
     ]
-
-
-def _save(fig: Any, figures_dir: Path | None, name: str) -> tuple[str, ...]:
-    if figures_dir is None:
-        return ()
-    generic_figures.save(fig, figures_dir / f"{name}.png")
-    return (f"{name}.png",)
-
-
-def _body(*parts: str) -> str:
-    return "\n\n".join(p for p in parts if p)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -81,14 +71,14 @@ def influence_section(run: Run, figures_dir: Path | None, confidence: float) -> 
     )
     return Section(
         "Deccan Influence",
-        _body(
+        paragraphs(
             "The Bahmani Kingdom's and Vijayanagara's positions on the Deccan Influence track "
             "(1.9) after each card, mean and band as in the victory points figure above. Their "
             f"final values (mean with its {lvl} Student-t interval):",
             render.markdown_table(table),
             f"*Mean Deccan Influence after each card, {lvl} band.*",
         ),
-        _save(fig, figures_dir, "influence"),
+        save_named(fig, figures_dir, "influence"),
     )
 
 
@@ -152,14 +142,14 @@ def mongol_section(run: Run, figures_dir: Path | None, confidence: float) -> Sec
     fig = figures.mongol_outcomes(run.ok_games(), run.variants)
     return Section(
         "Mongol outcomes",
-        _body(
+        paragraphs(
             render.markdown_table(table),
             "*Mongol Invaders left in Delhi at the end, the resulting Timur bonus to the "
             "Sultanate (5.1: 3 minus the Invaders, at least -3), and Sultanate Troops removed "
             "by Mongols.* DS's VP after each card (the victory points figure above) include the "
             "Timur bonus only at the end.",
         ),
-        _save(fig, figures_dir, "mongols"),
+        save_named(fig, figures_dir, "mongols"),
     )
 
 
@@ -207,12 +197,12 @@ def action_section(run: Run, figures_dir: Path | None) -> Section:
     shares = action_shares(run)
     return Section(
         "Action mix",
-        _body(
+        paragraphs(
             "What each faction did on the cards where it acted (an eligible faction choosing "
             "Event, Command with a Decree, Command alone, Limited Command, or Pass); cards "
             "where it could not act are left out.",
             render.markdown_table(action_table(shares, run.variants)),
             "*Action mix per faction.*",
         ),
-        _save(figures.action_mix(shares, run.variants), figures_dir, "action_mix"),
+        save_named(figures.action_mix(shares, run.variants), figures_dir, "action_mix"),
     )

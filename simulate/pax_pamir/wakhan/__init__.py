@@ -50,6 +50,7 @@ from .cleanup import (
     cleanup_discards,
     discard_key,
     discard_wakhan_card,
+    forgive,
     leverage_grace,
     wakhan_cleanup,
 )
@@ -127,6 +128,7 @@ __all__ = [
     "dominance_market_choice",
     "draw",
     "event_picks",
+    "forgive",
     "leverage_grace",
     "move_steps",
     "new_game",

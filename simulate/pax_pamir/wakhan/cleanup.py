@@ -18,10 +18,15 @@ def leverage_grace(data: PaxData, state: State, wakhan: int, cards: Sequence[int
     takes only what she has: RB p16 "If Wakhan must discard a Leveraged card and has no coins,
     Wakhan does not need to discard cards". The rupees repaid go to the bank, so the loan is
     gone with them; the caller adds it to ``state.rupees[wakhan]`` (and takes it back if the
-    discard raises), and once the discard is done takes it off the rupees the ledger says she
-    paid to leverage (``ledger.LEVERAGE``): she returned only what she had."""
+    discard raises), and once it is done ``forgive``s it."""
     leveraged = sum(1 for c in cards if data.icons.index("leverage") in data.court[c].icons)
     return max(0, leveraged * data.numbers.leverage_rupees - state.rupees[wakhan])
+
+
+def forgive(state: State, wakhan: int, lent: int) -> None:
+    """RB p16's grace in the ledger: she repaid only what she had, so the rupees ``lent`` come
+    off what she paid to leverage (``ledger.LEVERAGE``)."""
+    ledger.record(state, wakhan, ledger.LEVERAGE, paid=-lent)
 
 
 def discard_wakhan_card(data: PaxData, state: State, wakhan: int, card: int) -> None:
@@ -30,7 +35,7 @@ def discard_wakhan_card(data: PaxData, state: State, wakhan: int, card: int) -> 
     lent = leverage_grace(data, state, wakhan, [card])
     state.rupees[wakhan] += lent
     P.discard_from_court(data, state, wakhan, card, [])
-    ledger.record(state, wakhan, ledger.LEVERAGE, paid=-lent)
+    forgive(state, wakhan, lent)
 
 
 def discard_key(data: PaxData, state: State, player: int, card: int) -> tuple[int, ...]:
@@ -80,5 +85,5 @@ def wakhan_cleanup(data: PaxData, state: State, player: int) -> Cleanup:
     except Exception:
         state.rupees[player] -= lent
         raise
-    ledger.record(state, player, ledger.LEVERAGE, paid=-lent)
+    forgive(state, player, lent)
     return done

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import actions as A
-from .. import ledger, ruling
 from .. import military as X
+from .. import ruling
 from ..cards import NONE, PaxData
 from ..state import State
-from .cleanup import leverage_grace
+from .cleanup import forgive, leverage_grace
 from .deck import WakhanState, red_targets, region_priority
 from .frame import WakhanTurn
 from .humans import repayment
@@ -53,7 +53,7 @@ def wakhan_betray(
     except Exception:
         state.rupees[player] -= lent
         raise
-    ledger.record(state, player, ledger.LEVERAGE, paid=-lent)  # the grace: not returned
+    forgive(state, player, lent)
     state.discard.remove(target)
     state.prizes[player].append(target)
 
